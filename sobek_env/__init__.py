@@ -1,0 +1,10 @@
+"""Sobek, Bruno Cathala's card game of trading and corruption on the Nile, as a game engine
+and a PettingZoo environment."""
+
+from .actions import ACTION_NAMES, NUM_ACTIONS, action_id
+from .errors import IllegalActionError, StateFormatError
+from .state import GameState
+
+__all__ = [
+    "ACTION_NAMES", "NUM_ACTIONS", "action_id", "GameState", "IllegalActionError", "StateFormatError",
+]
