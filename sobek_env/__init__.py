@@ -3,8 +3,12 @@ and a PettingZoo environment."""
 
 from .actions import ACTION_NAMES, NUM_ACTIONS, action_id
 from .errors import IllegalActionError, StateFormatError
+from .env import env, raw_env
+from .observation import describe_layout, observation_layout, observation_shapes
+from .single import SingleAgentEnv
 from .state import GameState
 
 __all__ = [
     "ACTION_NAMES", "NUM_ACTIONS", "action_id", "GameState", "IllegalActionError", "StateFormatError",
+    "env", "raw_env", "observation_layout", "observation_shapes", "describe_layout", "SingleAgentEnv",
 ]

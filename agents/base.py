@@ -1,0 +1,39 @@
+"""The agent protocol: a name and ``act(observation) -> action id``."""
+
+from __future__ import annotations
+
+import random
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+
+
+@runtime_checkable
+class Agent(Protocol):
+    """Anything with a ``name`` and an ``act`` that maps the environment's observation dict
+    (``"observation"``, ``"action_mask"``) to a legal action id."""
+
+    name: str
+
+    def act(self, observation: dict) -> int: ...
+
+
+class SeededAgent:
+    """Base for agents that use chance: one seeded generator, reset by :meth:`seed`."""
+
+    name = "agent"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def seed(self, seed: int | None) -> None:
+        """Restart the agent's generator (environments call this on a seeded reset)."""
+        self.rng = random.Random(seed)
+
+    def act(self, observation: dict) -> int:
+        raise NotImplementedError
+
+
+def legal_ids(observation: dict) -> list[int]:
+    """The legal action ids of an observation dict, from its mask."""
+    return np.flatnonzero(observation["action_mask"]).tolist()
