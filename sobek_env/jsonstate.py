@@ -321,12 +321,11 @@ def _read_round_log(value: Any, n: int) -> list[dict]:
     for i, entry in enumerate(_list(value, "round_log")):
         path = f"round_log[{i}]"
         entry = _dict(entry, path)
-        clean = {"round": _int(_get(entry, "round", path + "."), f"{path}.round", 1, ROUNDS)}
-        for key in ("points", "corruption", "penalty"):
-            row = _list(_get(entry, key, path + "."), f"{path}.{key}", n)
-            clean[key] = [_int(v, f"{path}.{key}[{p}]", 0, MAX_SCORE) for p, v in enumerate(row)]
-        seats = _list(_get(entry, "most_corrupt", path + "."), f"{path}.most_corrupt")
-        clean["most_corrupt"] = [_int(v, f"{path}.most_corrupt[{j}]", 0, n - 1) for j, v in enumerate(seats)]
+        clean: dict[str, Any] = {"round": _int(_get(entry, "round", path + "."), f"{path}.round", 1, ROUNDS)}
+        for key in ("points", "corruption", "most_corrupt", "penalty"):  # the order the engine writes
+            row = _list(_get(entry, key, path + "."), f"{path}.{key}", None if key == "most_corrupt" else n)
+            high = n - 1 if key == "most_corrupt" else MAX_SCORE
+            clean[key] = [_int(v, f"{path}.{key}[{j}]", 0, high) for j, v in enumerate(row)]
         log.append(clean)
     return log
 

@@ -205,7 +205,9 @@ class GameState:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, GameState):
             return NotImplemented
-        return self.to_json() == other.to_json()
+        from .jsonstate import to_document
+
+        return to_document(self) == to_document(other)
 
     __hash__ = None  # mutable
 
