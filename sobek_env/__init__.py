@@ -2,8 +2,8 @@
 and a PettingZoo environment."""
 
 from .actions import ACTION_NAMES, NUM_ACTIONS, action_id
-from .errors import IllegalActionError, StateFormatError
 from .env import env, raw_env
+from .errors import IllegalActionError, StateFormatError
 from .observation import describe_layout, observation_layout, observation_shapes
 from .single import SingleAgentEnv
 from .state import GameState

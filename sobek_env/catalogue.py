@@ -8,7 +8,7 @@ here or passes a rules option to ``GameState.new``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 GOODS = ("ivory", "ebony", "marble", "cattle", "fish", "wheat")
 
@@ -73,7 +73,7 @@ TOKENS_PER_ROUND = 5
 # rules §1.3: the symbols of the scoring track
 HIEROGLYPHS = ("ankh", "eye", "feather", "lotus")
 NUMBER = len(HIEROGLYPHS)  # symbol id of the numbered spaces (multiples of 5)
-SYMBOLS = HIEROGLYPHS + ("number",)
+SYMBOLS = (*HIEROGLYPHS, "number")
 # [decision] hieroglyph order in the four blocks that repeat every 20 spaces
 TRACK_BLOCKS = (
     (0, 1, 2, 3),  # ankh eye feather lotus
@@ -211,7 +211,7 @@ def make_rules(
     )
 
 
-@lru_cache(maxsize=None)
+@cache
 def _build_rules(
     num_players: int, scarabs: tuple[int, ...], green_cards: tuple[int, ...], families: tuple[int, ...]
 ) -> Rules:
@@ -239,6 +239,6 @@ def _build_rules(
         kind_goods=tuple(kind_goods),
         kind_scarabs=tuple(kind_scarabs),
         members=members,
-        fits=tuple(m + (AMULET,) for m in members),
+        fits=tuple((*m, AMULET) for m in members),
         catalogue=tuple(catalogue),
     )

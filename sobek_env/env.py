@@ -7,7 +7,8 @@
 | Actions | Discrete(75): the action table of INTERFACE.md (``sobek_env.ACTION_NAMES``) |
 | Observations | Dict(observation=Box(float32, (N,)), action_mask=Box(0, 1, (75,), int8)) |
 | Observation modes | ``original`` (what the seat sees now) or ``memory`` (plus perfect recall, rules §10) |
-| Rewards | ``win`` (+1 / -1 at the end), ``margin`` ((own - best other) / 100 at the end), ``score`` (each score change / 100) |
+| Rewards | ``win``: +1 / -1 at the end; ``margin``: (own - best other) / 100 at the end; |
+| | ``score``: each score change / 100 |
 
 Sobek is a card game for 2 to 4 players over three rounds: take cards from the
 Nile (skipping cards costs corruption), play characters, lay sets that trigger

@@ -12,9 +12,26 @@ import random
 from typing import Any
 
 from .catalogue import (
-    GOODS, HIEROGLYPHS, KIND_INDEX, KINDS, MAX_PLAYERS, MIN_PLAYERS, NUM_KINDS, NUM_TOKEN_KINDS,
-    PROSPERITY_GOODS, ROUNDS, SCRIBE_HAND_LIMIT, SET_MIN_CARDS, TOKEN_COUNTS, TOKEN_INDEX, TOKENS,
-    TOKENS_PER_ROUND, CURSE, PROSPERITY, COURTESAN_MAX_CARDS, make_rules,
+    COURTESAN_MAX_CARDS,
+    CURSE,
+    GOODS,
+    HIEROGLYPHS,
+    KIND_INDEX,
+    KINDS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    NUM_KINDS,
+    NUM_TOKEN_KINDS,
+    PROSPERITY,
+    PROSPERITY_GOODS,
+    ROUNDS,
+    SCRIBE_HAND_LIMIT,
+    SET_MIN_CARDS,
+    TOKEN_COUNTS,
+    TOKEN_INDEX,
+    TOKENS,
+    TOKENS_PER_ROUND,
+    make_rules,
 )
 from .errors import StateFormatError
 from .phases import HANDLERS, Pending
@@ -288,7 +305,7 @@ def _read_pending(value: Any, s: GameState) -> Pending | None:
         pend.actor = _int(_get(doc, "actor", "pending."), "pending.actor", 0, n - 1)
         queue = _list(doc.get("queue", []), "pending.queue")
         pend.queue = [_int(v, f"pending.queue[{i}]", 0, n - 1) for i, v in enumerate(queue)]
-        seats = [me] + pend.queue
+        seats = [me, *pend.queue]
         if pend.actor in seats or len(set(seats)) != len(seats):
             raise _fail("pending", "the Scribe's discards are by distinct opponents of the actor")
         for seat in seats:

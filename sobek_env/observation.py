@@ -8,13 +8,23 @@ seat, then the opponents in seat order after him.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 
 from .catalogue import (
-    CURSE, FIRST_CHARACTER, GOODS, PROSPERITY, HIEROGLYPHS, KIND_BACK, NUM_KINDS, NUM_TOKEN_KINDS,
-    ROUNDS, SYMBOLS, BACKS, symbol_at,
+    BACKS,
+    CURSE,
+    FIRST_CHARACTER,
+    GOODS,
+    HIEROGLYPHS,
+    KIND_BACK,
+    NUM_KINDS,
+    NUM_TOKEN_KINDS,
+    PROSPERITY,
+    ROUNDS,
+    SYMBOLS,
+    symbol_at,
 )
 from .phases import PHASES
 from .scoring import scarabs_of, vertical_value
@@ -32,7 +42,8 @@ def _shapes(n: int) -> list[tuple[str, tuple[int, ...], str]]:
     return [
         ("hand", (k,), "own hand, cards per kind"),
         ("pile", (k,), "own corruption pile, cards per kind"),
-        ("nile", (NILE_SLOTS, NILE_COLUMNS), "per Nile position (0 nearest the 0 space): one-hot kind; last column = face-down character"),
+        ("nile", (NILE_SLOTS, NILE_COLUMNS),
+         "per Nile position (0 nearest the 0 space): one-hot kind; last column = face-down character"),
         ("deck_size", (1,), "cards left in the deck"),
         ("round", (ROUNDS,), "one-hot round"),
         ("scores", (n,), "scores / 100, per relative seat"),
@@ -60,7 +71,7 @@ def _shapes(n: int) -> list[tuple[str, tuple[int, ...], str]]:
     ]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _layout(n: int) -> tuple[dict[str, slice], dict[str, tuple[int, ...]], int]:
     slices, shapes, start = {}, {}, 0
     for name, shape, _ in _shapes(n):

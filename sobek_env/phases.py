@@ -13,11 +13,35 @@ from typing import TYPE_CHECKING
 
 from . import actions as A
 from .catalogue import (
-    AMULET, CHARACTER_KINDS, COURTESAN, COURTESAN_MAX_CARDS, CURSE, DECEIT, EMBALMING,
-    FIRST_CHARACTER, FLOOD, GOODS, GUILDS, HIGH_PRIEST, HIGH_PRIESTESS, KIND_BACK,
-    MERCHANT, NUM_KINDS, NUM_TOKEN_KINDS, PROSPERITY, PROSPERITY_GOODS, QUEEN, QUEEN_DRAW,
-    SCRIBE_FISH, SCRIBE_HAND_LIMIT, SCRIBE_WHEAT, SET_MIN_CARDS, TAKE_WINDOW, THIEF,
-    VIZIER, next_space, previous_space,
+    CHARACTER_KINDS,
+    COURTESAN,
+    COURTESAN_MAX_CARDS,
+    CURSE,
+    DECEIT,
+    EMBALMING,
+    FIRST_CHARACTER,
+    FLOOD,
+    GOODS,
+    GUILDS,
+    HIGH_PRIEST,
+    HIGH_PRIESTESS,
+    KIND_BACK,
+    MERCHANT,
+    NUM_KINDS,
+    NUM_TOKEN_KINDS,
+    PROSPERITY,
+    PROSPERITY_GOODS,
+    QUEEN,
+    QUEEN_DRAW,
+    SCRIBE_FISH,
+    SCRIBE_HAND_LIMIT,
+    SCRIBE_WHEAT,
+    SET_MIN_CARDS,
+    TAKE_WINDOW,
+    THIEF,
+    VIZIER,
+    next_space,
+    previous_space,
 )
 
 if TYPE_CHECKING:
@@ -418,4 +442,4 @@ HANDLERS: dict[str, Handler] = {
     "merchant": Merchant(),
     "first_player": FirstPlayer(),
 }
-PHASES = (None,) + tuple(HANDLERS)  # None: the start of a turn
+PHASES = (None, *HANDLERS)  # None: the start of a turn

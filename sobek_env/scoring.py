@@ -8,8 +8,16 @@ from __future__ import annotations
 from itertools import product
 
 from .catalogue import (
-    AMULET, CURSE_WEIGHT, GOODS, NUM_KINDS, POINTS_PER_LOT, PROSPERITY_SCARABS, SET_MIN_CARDS,
-    Rules, previous_space, symbol_at,
+    AMULET,
+    CURSE_WEIGHT,
+    GOODS,
+    NUM_KINDS,
+    POINTS_PER_LOT,
+    PROSPERITY_SCARABS,
+    SET_MIN_CARDS,
+    Rules,
+    previous_space,
+    symbol_at,
 )
 
 

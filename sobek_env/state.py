@@ -13,9 +13,22 @@ from numbers import Integral
 
 from . import actions as A
 from .catalogue import (
-    EARLY_END_ROUND, EARLY_END_SCORE, FACE_UP_ON_NILE, GREEN, KIND_BACK, DELIVERY_SIZE,
-    NUM_KINDS, NUM_TOKEN_KINDS, ROUNDS, START, START_HAND, TOKEN_COUNTS, TOKENS_PER_ROUND,
-    TWO_PLAYER_SET_ASIDE, Rules, make_rules,
+    DELIVERY_SIZE,
+    EARLY_END_ROUND,
+    EARLY_END_SCORE,
+    FACE_UP_ON_NILE,
+    GREEN,
+    KIND_BACK,
+    NUM_KINDS,
+    NUM_TOKEN_KINDS,
+    ROUNDS,
+    START,
+    START_HAND,
+    TOKEN_COUNTS,
+    TOKENS_PER_ROUND,
+    TWO_PLAYER_SET_ASIDE,
+    Rules,
+    make_rules,
 )
 from .errors import IllegalActionError
 from .phases import HANDLERS, TURN_START, Pending
