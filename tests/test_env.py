@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
@@ -29,7 +31,7 @@ def test_layout_tiles_the_vector(num_players: int) -> None:
     layout = observation_layout(num_players)
     covered = sorted((s.start, s.stop) for s in layout.values())
     assert covered[0][0] == 0
-    assert all(a[1] == b[0] for a, b in zip(covered, covered[1:]))
+    assert all(a[1] == b[0] for a, b in itertools.pairwise(covered))
     assert covered[-1][1] == observation_size(num_players)
     assert [name for name, _, _ in describe_layout(num_players)] == list(layout)
 
@@ -39,7 +41,7 @@ def play(env, seed: int, policy_seed: int = 0):
     env.reset(seed=seed)
     rng = np.random.default_rng(policy_seed)
     for agent in env.agent_iter():
-        obs, reward, term, trunc, info = env.last()
+        obs, _reward, term, trunc, _info = env.last()
         if term or trunc:
             env.step(None)
         else:
@@ -84,7 +86,7 @@ def test_original_mode_hides_opponents_piles_memory_mode_shows_them() -> None:
 def test_reward_sums_follow_the_mode(reward_mode: str) -> None:
     env = sobek_env.env(num_players=3, reward_mode=reward_mode)
     totals = dict.fromkeys(env.possible_agents, 0.0)
-    for agent in play(env, seed=21):
+    for _ in play(env, seed=21):
         for a, r in env.rewards.items():
             totals[a] += r
     game = env.unwrapped.game
@@ -159,12 +161,12 @@ def test_state_is_the_full_information_vector() -> None:
 def test_single_agent_env_reward_is_the_learners_and_episode_replays() -> None:
     def run(seed: int):
         env = SingleAgentEnv(RandomAgent(0), num_players=3, reward_mode="score")
-        obs, info = env.reset(seed=seed)
+        env.reset(seed=seed)
         rng = np.random.default_rng(0)
         total, trace, done = 0.0, [], False
         while not done:
             action = int(rng.choice(np.flatnonzero(env.action_masks())))
-            obs, reward, done, truncated, info = env.step(action)
+            _obs, reward, done, _truncated, info = env.step(action)
             total += reward
             trace.append(action)
         return total, trace, info
