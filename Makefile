@@ -20,7 +20,14 @@ demo: $(STAMP)
 	$(PY) demo.py
 
 lint: $(STAMP)
-	$(PY) -m ruff check sobek_env agents tests
+	$(PY) -m ruff check .
+
+# The long robustness run: property and fuzz suites at 40x their size, then 100,000 stress games.
+stress: $(STAMP)
+	SOBEK_LONG=1 $(PY) -m pytest -q tests/test_properties.py tests/test_fuzz.py tests/test_stress.py
+	mkdir -p results
+	$(PY) -m sobek_env.stress --games 100000 --workers 2 --progress --json results/stress_100k.json \
+		> results/stress_100k.txt; status=$$?; cat results/stress_100k.txt; exit $$status
 
 clean:
 	rm -rf $(VENV) .pytest_cache

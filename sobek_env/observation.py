@@ -18,16 +18,17 @@ from .catalogue import (
     FIRST_CHARACTER,
     GOODS,
     HIEROGLYPHS,
-    KIND_BACK,
     NUM_KINDS,
     NUM_TOKEN_KINDS,
     PROSPERITY,
     ROUNDS,
     SYMBOLS,
+    Rules,
+    backs_of,
     symbol_at,
 )
 from .phases import PHASES
-from .scoring import scarabs_of, vertical_value
+from .scoring import TableSet, scarabs_of, set_value
 from .state import GameState
 
 MODES = ("original", "memory")
@@ -35,6 +36,7 @@ NILE_SLOTS = 9
 NILE_COLUMNS = FIRST_CHARACTER + 1  # the 19 face-up kinds, then "a character, face down"
 SCORE_SCALE = 100.0  # scores are given in hundreds of points
 HIGH = 100.0         # upper bound of every entry (counts never exceed 63; scores / 100)
+PHASE_INDEX = {phase: i for i, phase in enumerate(PHASES)}
 
 
 def _shapes(n: int) -> list[tuple[str, tuple[int, ...], str]]:
@@ -55,7 +57,7 @@ def _shapes(n: int) -> list[tuple[str, tuple[int, ...], str]]:
         ("curses", (n,), "Curse tokens on each player"),
         ("sets", (n, g, 3), "each player's set per goods: cards, scarabs on them, Prosperity tokens"),
         ("set_cards", (n, k), "cards per kind in each player's sets"),
-        ("set_points", (n,), "what each player's sets would score now"),
+        ("set_points", (n,), "what each player's sets would score now / 100"),
         ("known_hands", (n - 1, k), "memory mode: cards seen going into each opponent's hand, not seen leaving"),
         ("known_piles", (n - 1, k), "memory mode: cards seen going into each opponent's corruption pile"),
         ("tokens_left", (1,), "this round's tokens still face down"),
@@ -104,77 +106,125 @@ def describe_layout(num_players: int) -> list[tuple[str, tuple[int, ...], str]]:
 
 
 class Observer:
-    """Writes what one seat sees into a preallocated float32 buffer, exposed as named views."""
+    """Writes what one seat sees into a preallocated float32 buffer, exposed as named views.
+
+    Every entry but the scores and the set points is a small count or a one-hot flag, so
+    :meth:`encode` stages them in a bytearray, where writing a row from the engine's lists is a
+    C-level copy, converts the whole vector to float32 with one numpy call, then writes the two
+    rows of floats. Writing the numpy views slice by slice cost several times as much.
+    """
 
     def __init__(self, num_players: int, mode: str = "original") -> None:
         if mode not in MODES:
             raise ValueError(f"observation_mode must be one of {MODES}, got {mode!r}")
-        self.num_players = num_players
+        n = num_players
+        self.num_players = n
         self.memory = mode == "memory"
-        slices, shapes, size = _layout(num_players)
+        slices, shapes, size = _layout(n)
         self.buffer = np.zeros(size, dtype=np.float32)
         self.views = {name: self.buffer[sl].reshape(shapes[name]) for name, sl in slices.items()}
+        self._stage = bytearray(size)
+        self._staged = np.frombuffer(self._stage, dtype=np.uint8)  # a view: no copy at conversion
+        self._blank = bytes(size)
+        self._at = {name: sl.start for name, sl in slices.items()}
+        self._whole = slices
+        self._rows = {name: _rows(sl, shapes[name][0]) for name, sl in slices.items() if len(shapes[name]) > 1}
+        self._order = tuple(tuple((seat + i) % n for i in range(n)) for seat in range(n))
+        # per seat, the hand and the corruption pile last counted per back, with their counts
+        self._hands_counted: list[tuple[list[int], tuple[int, int, int]] | None] = [None] * n
+        self._piles_counted: list[tuple[list[int], tuple[int, int, int]] | None] = [None] * n
+        # per Nile position and card kind, the entry of the one-hot "nile" section
+        self._nile_cell = tuple(
+            tuple(slices["nile"].start + pos * NILE_COLUMNS + min(kind, FIRST_CHARACTER) for kind in range(NUM_KINDS))
+            for pos in range(NILE_SLOTS)
+        )
 
     def encode(self, s: GameState, seat: int) -> np.ndarray:
         """Fill the buffer with ``seat``'s view of ``s`` and return it (not a copy)."""
-        n, v, rules = self.num_players, self.views, s.rules
-        self.buffer.fill(0.0)
-        order = [(seat + i) % n for i in range(n)]
-        relative = {p: i for i, p in enumerate(order)}
-        v["hand"][:] = s.hands[seat]
-        v["pile"][:] = s.piles[seat]
-        nile = v["nile"]
-        for pos, kind in enumerate(s.nile):
-            nile[pos, kind if kind < FIRST_CHARACTER else FIRST_CHARACTER] = 1.0
-        v["deck_size"][0] = len(s.deck)
-        v["round"][s.round - 1] = 1.0
-        v["to_move"][relative[s.current_player]] = 1.0
-        v["first_player"][relative[s.first_player]] = 1.0
-        for i, p in enumerate(order):
-            v["scores"][i] = s.markers[p] / SCORE_SCALE
-            v["track_symbol"][i, symbol_at(s.markers[p])] = 1.0
-            v["hand_backs"][i] = s.hand_backs(p)
-            v["curses"][i] = s.curses[p]
-            if i == 0 or self.memory:
-                for k, c in enumerate(s.piles[p]):
-                    if c:
-                        v["pile_backs"][i, KIND_BACK[k]] += c
-            points = 0
-            for g, table_set in enumerate(s.sets[p]):
-                if table_set is not None:
-                    v["sets"][i, g] = (sum(table_set.cards), scarabs_of(table_set.cards, rules), table_set.prosperity)
-                    v["set_cards"][i] += table_set.cards
-                    points += vertical_value(table_set, rules)
-            v["set_points"][i] = points
-            if i and self.memory:
-                v["known_hands"][i - 1] = s.known_hands[p]
-                v["known_piles"][i - 1] = s.known_piles[p]
-        v["tokens_left"][0] = sum(s.tokens)
-        revealed = v["used_tokens"]
-        revealed[:] = s.used_tokens
+        n, b, at, whole, rows = self.num_players, self._stage, self._at, self._whole, self._rows
+        order = self._order[seat]
+        b[:] = self._blank
+        b[whole["hand"]] = s.hands[seat]
+        b[whole["pile"]] = s.piles[seat]
+        for cells, kind in zip(self._nile_cell, s.nile):
+            b[cells[kind]] = 1
+        b[at["deck_size"]] = len(s.deck)
+        b[at["round"] + s.round - 1] = 1
+        b[at["to_move"] + (s.current_player - seat) % n] = 1
+        b[at["first_player"] + (s.first_player - seat) % n] = 1
+        b[whole["curses"]] = s.curses[seat:] + s.curses[:seat]
+        revealed = list(s.used_tokens)
         revealed[CURSE] += sum(s.curses)  # lying on players
-        revealed[PROSPERITY] += sum(t.prosperity for own in s.sets for t in own if t is not None)
-        v["discard"][:] = s.discard
+        points = [0] * n
+        for i, p in enumerate(order):
+            b[at["track_symbol"] + i * len(SYMBOLS) + symbol_at(s.markers[p])] = 1
+            b[rows["hand_backs"][i]] = _backs(self._hands_counted, p, s.hands[p])
+            if i == 0 or self.memory:
+                b[rows["pile_backs"][i]] = _backs(self._piles_counted, p, s.piles[p])
+            own = s.sets[p]
+            if any(own):  # most players have no set most of the time
+                points[i], prosperity = self._stage_sets(i, own, s.rules)
+                revealed[PROSPERITY] += prosperity
+            if i and self.memory:
+                b[rows["known_hands"][i - 1]] = s.known_hands[p]
+                b[rows["known_piles"][i - 1]] = s.known_piles[p]
+        b[at["tokens_left"]] = sum(s.tokens)
+        b[whole["discard"]] = s.discard
         pend = s.pending
-        v["phase"][PHASES.index(None if pend is None else pend.phase)] = 1.0
+        b[at["phase"] + PHASE_INDEX[None if pend is None else pend.phase]] = 1
         if pend is not None:
             acting = s.current_player == seat
             if pend.phase == "token" and acting:
-                v["token_choice"][:] = s.tokens
+                b[whole["token_choice"]] = s.tokens
             elif pend.phase in ("curse", "prosperity"):
                 revealed[CURSE if pend.phase == "curse" else PROSPERITY] += 1  # chosen, not yet placed
             if pend.phase in ("set", "courtesan_card"):
-                v["building"][:] = pend.cards
-                v["phase_goods"][pend.goods] = 1.0
+                b[whole["building"]] = pend.cards
+                b[at["phase_goods"] + pend.goods] = 1
             if pend.phase in ("vizier_card", "thief_back"):
-                v["phase_target"][relative[pend.target]] = 1.0
+                b[at["phase_target"] + (pend.target - seat) % n] = 1
                 if pend.phase == "vizier_card" and acting:
-                    v["vizier_pile"][:] = s.piles[pend.target]
+                    b[whole["vizier_pile"]] = s.piles[pend.target]
             elif pend.phase == "scribe":
-                v["phase_target"][relative[pend.actor]] = 1.0
+                b[at["phase_target"] + (pend.actor - seat) % n] = 1
             elif pend.phase == "guild":
-                v["guild_symbol"][pend.symbol] = 1.0
+                b[at["guild_symbol"] + pend.symbol] = 1
+        b[whole["used_tokens"]] = revealed
+        np.copyto(self.buffer, self._staged)
+        self.views["scores"][:] = [s.markers[p] / SCORE_SCALE for p in order]
+        self.views["set_points"][:] = [v / SCORE_SCALE for v in points]
         return self.buffer
+
+    def _stage_sets(self, i: int, own: list[TableSet | None], rules: Rules) -> tuple[int, int]:
+        """Stage the sets of relative seat ``i``; return what they score now and their Prosperity tokens."""
+        b, laid = self._stage, []
+        points = prosperity = 0
+        for g, table_set in enumerate(own):
+            if table_set is not None:
+                at = self._at["sets"] + (i * len(GOODS) + g) * 3
+                cards, scarabs = sum(table_set.cards), scarabs_of(table_set.cards, rules)
+                b[at:at + 3] = (cards, scarabs, table_set.prosperity)
+                points += set_value(cards, scarabs, table_set.prosperity)
+                prosperity += table_set.prosperity
+                laid.append(table_set.cards)
+        # one set's cards are copied as they are; several are added kind by kind
+        b[self._rows["set_cards"][i]] = laid[0] if len(laid) == 1 else map(sum, zip(*laid))
+        return points, prosperity
+
+
+def _backs(counted: list, p: int, cards: list[int]) -> tuple[int, int, int]:
+    """``backs_of(cards)`` for seat ``p``'s hand or pile, recounted only when it changed since ``counted[p]``
+    was taken: between two observations most hands and piles stay as they were."""
+    last = counted[p]
+    if last is None or last[0] != cards:
+        last = counted[p] = (list(cards), backs_of(cards))
+    return last[1]
+
+
+def _rows(whole: slice, count: int) -> tuple[slice, ...]:
+    """The slices of the ``count`` equal rows of a section (its first axis)."""
+    width = (whole.stop - whole.start) // count
+    return tuple(slice(whole.start + i * width, whole.start + (i + 1) * width) for i in range(count))
 
 
 def encode_state(s: GameState) -> np.ndarray:

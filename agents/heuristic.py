@@ -1,0 +1,635 @@
+"""The heuristic baseline: a set-collecting strategy that watches the corruption race.
+
+Every choice is scored by one estimate, :meth:`Model.value`: the points the
+agent's sets and hand should bring this round (rules §6: scarabs times cards,
+with the cards it can still expect of each goods), less the expected loss of
+being the most corrupt (rules §8.3, about half the round's points) plus the
+expected gain of an opponent being so. The hand's cards that cannot be laid in
+time count as corruption (rules §5). ``tolerance`` scales the corruption terms
+(0: avoids corruption, 1: ignores it).
+"""
+
+from __future__ import annotations
+
+import math
+from numbers import Real
+
+from sobek_env import actions as A
+from sobek_env.catalogue import (
+    AMULET,
+    BACKS,
+    CHARACTER_KINDS,
+    COURTESAN,
+    CURSE,
+    CURSE_WEIGHT,
+    DECEIT,
+    EMBALMING,
+    FIRST_CHARACTER,
+    FLOOD,
+    GREEN,
+    GUILDS,
+    HIGH_PRIEST,
+    HIGH_PRIESTESS,
+    KIND_BACK,
+    MERCHANT,
+    NUM_KINDS,
+    NUM_TOKEN_KINDS,
+    ORANGE,
+    PROSPERITY,
+    PROSPERITY_GOODS,
+    PROSPERITY_SCARABS,
+    QUEEN,
+    QUEEN_DRAW,
+    SCRIBE_FISH,
+    SCRIBE_HAND_LIMIT,
+    SCRIBE_WHEAT,
+    SET_MIN_CARDS,
+    TAKE_WINDOW,
+    THIEF,
+    TOKEN_COUNTS,
+    VIZIER,
+    next_space,
+    previous_space,
+)
+
+from ._features import (
+    FITS,
+    HIDDEN,
+    KIND_SCARABS,
+    MEMBERS,
+    NUM_GOODS,
+    View,
+    at_least,
+)
+from .base import SeededAgent
+
+BEST = 0.35              # default tolerance: the best of 0.1 to 0.5 against the greedy baseline
+
+CARDS_PER_TAKE = 2.0     # Nile cards per take of each player, discounting turns spent on sets and characters
+FOCUS = 1.5              # how much more often than chance the agent finds cards of a goods it wants
+PENALTY_SHARE = 0.5      # most corrupt: a lot per 10 points, each lot about 5 spaces back (rules §8.3)
+OPP_LEFTOVER = 0.5       # share of an opponent's hand expected to end the round in his pile
+OPP_FINAL_LEFTOVER = 0.8  # the same when the round ends now (some of it makes horizontal sets)
+OPP_CARD_POINTS = 2.0    # points an opponent's hand card is expected to bring him
+SIGMA_BASE, SIGMA_PER_CARD = 1.0, 0.1  # spread of the corruption race, wider with more cards to come
+SIGMA_END = 0.6
+HIDDEN_VALUE = 4.0       # a face-down character on the Nile
+FLOOD_VALUE = 4.0        # an extra turn
+VIZIER_VALUE = 4.0       # the best card of a pile we cannot see
+THIEF_VALUE = 3.0        # a random card of a hand we cannot see
+HOLD = {                 # worth of keeping a character for a better moment, early in a round
+    QUEEN: 8.0, VIZIER: 4.0, MERCHANT: 8.0, HIGH_PRIEST: 6.0, THIEF: 4.0,
+    HIGH_PRIESTESS: 6.0, SCRIBE_FISH: 4.0, SCRIBE_WHEAT: 4.0, COURTESAN: 6.0,
+}
+HOLD_TURNS = 3.0         # the hold value fades over the agent's last turns of the round
+SCRIBE_RISK = 1.0        # share of the cards above 6 in hand lost per Scribe an opponent may hold (rules §4)
+
+
+class Model:
+    """The agent's estimate of its round, built once per decision from a :class:`View`."""
+
+    def __init__(self, v: View, weight: float) -> None:
+        self.v = v
+        self.weight = weight
+        n = v.n
+        left = v.deck + len(v.nile)
+        self.turns = left / (n * CARDS_PER_TAKE)  # the agent's takes still to come
+        unseen = v.unseen
+        pool = v.coming_total or 1.0
+        self.deck_share = [c / pool for c in v.coming]
+        share = min(1.0, self.turns * FOCUS / pool)  # of the cards to come, the share the agent gets
+        self.future = [c * share for c in v.coming]
+        self.future_scarabs = [c * share for c in v.coming_scarabs]
+        self.future_amulets = v.coming_amulets * share
+        self.amulet_share = v.coming_amulets / pool
+        self.risk = math.exp(-self.turns)  # the round ends before a set held in hand is laid
+        self.hold = min(1.0, self.turns / HOLD_TURNS)
+        in_hands = sum(v.hand_backs[o][ORANGE] for o in range(1, n))  # unseen characters held by opponents
+        held = min(1.0, in_hands / (sum(unseen[k] for k in CHARACTER_KINDS) or 1.0))
+        self.scribe_threat = SCRIBE_RISK * (unseen[SCRIBE_FISH] + unseen[SCRIBE_WHEAT]) * held
+        self.sigma = SIGMA_BASE + SIGMA_PER_CARD * left
+        self.opp_corruption = [
+            v.pile_size[o] + CURSE_WEIGHT * v.curses[o] + OPP_LEFTOVER * v.hand_size[o] for o in range(1, n)
+        ]
+        self.opp_points = [v.set_points[o] + OPP_CARD_POINTS * v.hand_size[o] for o in range(1, n)]
+        self.opp_weight = 1.0 / (n - 1)
+        self.corruption = sum(v.pile) + CURSE_WEIGHT * v.curses[0]
+        self.tables = [tuple(t) for t in v.sets[0]]
+        self._tokens: list[float] | None = None
+        self.base = self.value(v.hand)
+
+    # ------------------------------------------------------------------ the estimate
+
+    def group(self, g: int, cards: int, scarabs: float, table: tuple[int, int, int]) -> tuple[float, float]:
+        """(expected points, expected leftover cards) of a hand group of goods ``g``."""
+        on_table, table_scarabs, prosperity = table
+        if not cards and not on_table:
+            return 0.0, 0.0
+        base = table_scarabs + PROSPERITY_SCARABS * prosperity
+        future = self.future[g]
+        gain = (base + scarabs + self.future_scarabs[g]) * (on_table + cards + future) - base * on_table
+        need = SET_MIN_CARDS - cards
+        if need <= 0:  # complete: laid in time, or else a horizontal set of its scarabs (rules §5)
+            return gain * (1.0 - self.risk) + self.risk * scarabs, 0.0
+        chance = at_least(future + self.future_amulets, need)
+        return chance * gain, (1.0 - chance) * cards
+
+    def hand_points(self, hand: list[int], tables: list[tuple[int, int, int]]) -> tuple[float, float]:
+        """(expected points, expected leftover cards) of a hand; amulets go where they add most."""
+        points, leftover = [], []
+        counts, scarabs = [], []
+        for g in range(NUM_GOODS):
+            c = s = 0
+            for k in MEMBERS[g]:
+                if hand[k]:
+                    c += hand[k]
+                    s += hand[k] * KIND_SCARABS[k]
+            counts.append(c)
+            scarabs.append(s)
+            p, lo = self.group(g, c, s, tables[g])
+            points.append(p)
+            leftover.append(lo)
+        spare = 0
+        for _ in range(hand[AMULET]):
+            best, best_g, best_lo = 0.0, -1, 0.0
+            for g in range(NUM_GOODS):
+                if counts[g] or tables[g][0]:
+                    p, lo = self.group(g, counts[g] + 1, scarabs[g], tables[g])
+                    if p - points[g] > best:
+                        best, best_g, best_lo = p - points[g], g, lo
+            if best_g < 0:
+                spare += 1
+                continue
+            counts[best_g] += 1
+            points[best_g] += best
+            leftover[best_g] = best_lo
+        held = sum(HOLD[k] * hand[k] for k in CHARACTER_KINDS if hand[k]) * self.hold
+        scribed = self.scribe_threat * max(0, sum(hand) - SCRIBE_HAND_LIMIT)
+        return sum(points) + held, sum(leftover) + spare + scribed
+
+    def race(self, points: float, corruption: float, opp: list[float], sigma: float) -> float:
+        """Expected points won or lost to the most-corrupt penalty (rules §8.3), times the weight."""
+        top = max(range(len(opp)), key=opp.__getitem__)
+        x = 1.7 * (corruption - opp[top]) / sigma
+        me = 1.0 / (1.0 + math.exp(-x)) if x > -30 else 0.0
+        return self.weight * PENALTY_SHARE * (
+            (1.0 - me) * self.opp_points[top] * self.opp_weight - me * points
+        )
+
+    def value(
+        self,
+        hand: list[int],
+        tables: list[tuple[int, int, int]] | None = None,
+        corruption: float = 0.0,
+        opp: list[float] | None = None,
+    ) -> float:
+        """Expected round points with ``hand`` and ``tables``, ``corruption`` extra pile cards,
+        opponents' corruption ``opp``; the corruption race included."""
+        tables = self.tables if tables is None else tables
+        points, leftover = self.hand_points(hand, tables)
+        points += sum((s + PROSPERITY_SCARABS * p) * c for c, s, p in tables)
+        mine = self.corruption + corruption + leftover
+        return points + self.race(points, mine, self.opp_corruption if opp is None else opp, self.sigma)
+
+    def with_card(self, kind: int, corruption: float = 0.0) -> float:
+        """The estimate after ``kind`` joins the hand (a face-down character: its average worth)."""
+        hand = self.v.hand
+        if kind == HIDDEN:
+            return self.value(hand, corruption=corruption) + HIDDEN_VALUE * self.hold
+        hand[kind] += 1
+        out = self.value(hand, corruption=corruption)
+        hand[kind] -= 1
+        return out
+
+    def without(self, kind: int) -> float:
+        """The estimate after ``kind`` leaves the hand."""
+        hand = self.v.hand
+        hand[kind] -= 1
+        out = self.value(hand)
+        hand[kind] += 1
+        return out
+
+    def take(self, position: int, corruption: bool) -> float:
+        """The estimate after taking the Nile card at ``position``, the cards before it going to the
+        pile if ``corruption`` (rules §3) or staying (the Merchant); taking the last card ends the round."""
+        v = self.v
+        kind = v.nile[position]
+        skipped = position if corruption else 0
+        if v.deck or len(v.nile) > skipped + 1:
+            return self.with_card(kind, skipped)
+        hand = list(v.hand)
+        if kind != HIDDEN:
+            hand[kind] += 1
+        return self.ending(hand, skipped)
+
+    def draw(self) -> float:
+        """Expected gain of one random card of the deck (the Queen's draw)."""
+        hand, total = self.v.hand, 0.0
+        for g in range(NUM_GOODS):
+            share = self.deck_share[g]
+            if share:
+                cards = sum(hand[k] for k in MEMBERS[g])
+                scarabs = sum(hand[k] * KIND_SCARABS[k] for k in MEMBERS[g])
+                mean = self.future_scarabs[g] / self.future[g] if self.future[g] else 0.0
+                before = self.group(g, cards, scarabs, self.tables[g])[0]
+                after = self.group(g, cards + 1, scarabs + mean, self.tables[g])[0]
+                total += share * (after - before)
+        return total + self.amulet_share * (self.with_card(AMULET) - self.value(hand))
+
+    def ending(self, hand: list[int], corruption: float) -> float:
+        """The estimate if the round ends now: horizontal sets from the hand, the rest to the pile."""
+        points, leftover = 0.0, sum(hand)
+        spare = hand[AMULET]
+        groups = []
+        for g in range(NUM_GOODS):
+            c = sum(hand[k] for k in MEMBERS[g])
+            if c:
+                groups.append((sum(hand[k] * KIND_SCARABS[k] for k in MEMBERS[g]), c))
+        for scarabs, c in sorted(groups, reverse=True):
+            need = max(0, SET_MIN_CARDS - c)
+            if need <= spare:
+                spare -= need
+                points += scarabs
+                leftover -= c + need
+        if spare == hand[AMULET] and spare >= SET_MIN_CARDS:
+            leftover -= spare
+        points += sum((s + PROSPERITY_SCARABS * p) * c for c, s, p in self.tables)
+        v = self.v
+        opp = [v.pile_size[o] + CURSE_WEIGHT * v.curses[o] + OPP_FINAL_LEFTOVER * v.hand_size[o]
+               for o in range(1, v.n)]
+        denied = OPP_CARD_POINTS * self.opp_weight * sum(v.hand_size[1:]) * (1.0 - self.risk)
+        return points + denied + self.race(points, self.corruption + corruption + leftover, opp, SIGMA_END)
+
+    # ------------------------------------------------------------------ sets
+
+    def plan_set(self, g: int, building: list[int] | None = None) -> list[int]:
+        """The hand cards to lay on a set of ``g`` beside the ``building`` ones already down: every
+        goods card, characters unless worth keeping, amulets where the set pays more than the hand."""
+        hand = self.v.hand
+        out = [k for k in MEMBERS[g] if k < FIRST_CHARACTER for _ in range(hand[k])]
+        _, scarabs, prosperity = self.tables[g]
+        laid = sum(building) if building else 0
+        per_card = scarabs + PROSPERITY_SCARABS * prosperity + sum(KIND_SCARABS[k] for k in out)
+        if building:
+            per_card += sum(KIND_SCARABS[k] * c for k, c in enumerate(building))
+        for k in MEMBERS[g]:
+            if k >= FIRST_CHARACTER and hand[k] and (
+                laid + len(out) < SET_MIN_CARDS or per_card > HOLD[k] * self.hold
+            ):
+                out.append(k)
+        amulets = hand[AMULET]
+        needed = max(0, SET_MIN_CARDS - laid - len(out))
+        out += [AMULET] * min(amulets, needed)
+        rest = list(hand)
+        for k in out:
+            rest[k] -= 1
+        while rest[AMULET]:
+            keep = self.hand_points(rest, self.tables)[0]
+            rest[AMULET] -= 1
+            if keep - self.hand_points(rest, self.tables)[0] > per_card:
+                rest[AMULET] += 1
+                break
+            out.append(AMULET)
+        return out
+
+    def after_set(self, g: int, cards: list[int]) -> tuple[list[int], list[tuple[int, int, int]]]:
+        hand = list(self.v.hand)
+        for k in cards:
+            hand[k] -= 1
+        tables = list(self.tables)
+        c, s, p = tables[g]
+        tables[g] = (c + len(cards), s + sum(KIND_SCARABS[k] for k in cards), p)
+        return hand, tables
+
+    # ------------------------------------------------------------------ tokens
+
+    def token_values(self, tables: list[tuple[int, int, int]]) -> list[float]:
+        """What each token kind would be worth to the agent now (rules §7), with ``tables`` as its sets."""
+        if self._tokens is None:
+            self._tokens = self._token_base()
+        out = list(self._tokens)
+        out[PROSPERITY] = max(
+            (PROSPERITY_SCARABS * (tables[g][0] + self.future[g] * at_least(self.future[g], SET_MIN_CARDS))
+             for g in PROSPERITY_GOODS if tables[g][0]),
+            default=0.0,
+        )
+        return out
+
+    def _token_base(self) -> list[float]:
+        """The token values that do not depend on the set being laid."""
+        v = self.v
+        out = [0.0] * NUM_TOKEN_KINDS
+        me = v.scores[0]
+        leader = max(range(1, v.n), key=v.scores.__getitem__)
+        for t in GUILDS:
+            back = 0.0
+            for o in range(1, v.n):
+                earlier = previous_space(v.scores[o], t)
+                if earlier is not None:
+                    back = max(back, (v.scores[o] - earlier) * (1.0 if o == leader else self.opp_weight))
+            out[t] = next_space(me, t) - me + back
+        out[FLOOD] = FLOOD_VALUE * self.hold + 1.0
+        opp = self.opp_corruption
+        now = self.race(self.base, self.corruption, opp, self.sigma)
+        for o in range(len(opp)):
+            cursed = list(opp)
+            cursed[o] += CURSE_WEIGHT
+            out[CURSE] = max(out[CURSE], self.race(self.base, self.corruption, cursed, self.sigma) - now)
+        pile = sum(v.pile)
+        if pile:
+            hand = [a + b for a, b in zip(v.hand, v.pile)]
+            out[EMBALMING] = self.value(hand, corruption=-pile) - self.base
+        out[DECEIT] = float(pile)
+        return out
+
+    def token_chance(self, tables: list[tuple[int, int, int]]) -> float:
+        """Expected worth of the token a set laid now would bring: the best of the face-down ones,
+        drawn from the kinds not yet revealed this round."""
+        v = self.v
+        left = v.tokens_left
+        if not left:
+            return 0.0
+        values = self.token_values(tables)
+        pool = sorted(
+            (values[t] for t in range(NUM_TOKEN_KINDS) for _ in range(TOKEN_COUNTS[t] - v.used_tokens[t])),
+            reverse=True,
+        )
+        m = len(pool)  # the round's face-down tokens are among these, so m >= left
+        return sum(x * math.comb(m - i - 1, left - 1) for i, x in enumerate(pool)) / math.comb(m, left)
+
+
+class HeuristicAgent(SeededAgent):
+    """Plans sets by goods, times them for the event tokens, plays every character on purpose,
+    and keeps out of the corruption race as far as ``tolerance`` (0 to 1) asks."""
+
+    name = "heuristic"
+
+    def __init__(self, tolerance: float = BEST, seed: int | None = None) -> None:
+        if isinstance(tolerance, bool) or not isinstance(tolerance, Real):
+            raise ValueError(f"tolerance must be a number from 0 to 1, got {tolerance!r}")
+        if not 0.0 <= tolerance <= 1.0:
+            raise ValueError(f"tolerance must be from 0 to 1 (0 avoids corruption, 1 ignores it), got {tolerance}")
+        super().__init__(seed)
+        self.tolerance = float(tolerance)
+
+    def act(self, observation: dict) -> int:
+        view = View(observation)
+        model = Model(view, 2.0 * (1.0 - self.tolerance))  # 0.5 takes the corruption estimate as it is
+        action = _HANDLERS[view.phase](model)
+        if not view.legal(action):  # a safety net: every handler aims at a legal id
+            action = next(a for a in range(A.NUM_ACTIONS) if view.mask[a])
+        return action
+
+
+# ---------------------------------------------------------------------- the start of a turn
+
+def _turn(m: Model) -> int:
+    v = m.v
+    options = [(m.take(i, corruption=True), A.TAKE + i) for i in range(min(TAKE_WINDOW, len(v.nile)))]
+    for g in range(NUM_GOODS):
+        if v.legal(A.SET + g):
+            hand, tables = m.after_set(g, m.plan_set(g))
+            options.append((m.value(hand, tables) + m.token_chance(tables), A.SET + g))
+    for kind in CHARACTER_KINDS:
+        if v.hand[kind]:
+            v.hand[kind] -= 1
+            options.append((_POWERS[kind](m), A.CHARACTER + kind - FIRST_CHARACTER))
+            v.hand[kind] += 1
+    return max(options)[1]
+
+
+def _merchant_gain(m: Model) -> float:
+    return max((m.take(i, corruption=False) for i in range(len(m.v.nile))), default=m.value(m.v.hand))
+
+
+def _priest_gain(m: Model) -> float:
+    return m.value(m.v.hand, corruption=-max(_pile_counts(m.v)))
+
+
+def _pile_counts(v: View) -> list[int]:
+    return [sum(v.pile[k] for k in MEMBERS[g]) for g in range(NUM_GOODS)]
+
+
+def _queen_gain(m: Model) -> float:
+    return m.value(m.v.hand) + min(QUEEN_DRAW, m.v.deck) * m.draw()
+
+
+def _vizier_gain(m: Model) -> float:
+    v = m.v
+    if not any(v.pile_size[1:]):
+        return m.value(v.hand)
+    known = v.known_piles[_vizier_target(m) - 1]
+    best = max((m.with_card(k) for k in range(NUM_KINDS) if known[k]), default=m.value(v.hand))
+    return max(m.value(v.hand) + VIZIER_VALUE, best)
+
+
+def _vizier_target(m: Model) -> int:
+    return max(range(1, m.v.n), key=lambda o: _vizier_score(m, o))
+
+
+def _vizier_score(m: Model, o: int) -> float:
+    """How rich a pile looks: its size, and what is known to lie in it (memory mode)."""
+    v = m.v
+    known = sum(KIND_SCARABS[k] * c for k, c in enumerate(v.known_piles[o - 1]))
+    return v.pile_size[o] + known - 0.01 * v.scores[o]
+
+
+def _scribe_gain(m: Model) -> float:
+    v = m.v
+    opp = list(m.opp_corruption)
+    for o in range(1, v.n):
+        excess = max(0, v.hand_size[o] - SCRIBE_HAND_LIMIT)
+        opp[o - 1] += excess * (1.0 - OPP_LEFTOVER)  # those cards would partly have been corruption anyway
+    return m.value(v.hand, opp=opp)
+
+
+def _thief_gain(m: Model) -> float:
+    v = m.v
+    if not any(v.hand_size[1:]):
+        return m.value(v.hand)
+    return m.value(v.hand) + THIEF_VALUE * m.hold + 1.0
+
+
+def _courtesan_plan(m: Model) -> tuple[float, int, list[int]]:
+    """(estimate, goods, cards) of the best Courtesan play: one or two fitting cards onto a set."""
+    v = m.v
+    best = (m.value(v.hand), -1, [])
+    for g in range(NUM_GOODS):
+        if not m.tables[g][0]:
+            continue
+        hand, tables, cards = list(v.hand), list(m.tables), []
+        for _ in range(2):
+            step = _best_addition(m, g, hand, tables)
+            if step is None:
+                break
+            hand[step[1]] -= 1
+            cards.append(step[1])
+            tables = step[2]
+            if step[0] > best[0]:
+                best = (step[0], g, list(cards))
+    return best
+
+
+def _best_addition(
+    m: Model, g: int, hand: list[int], tables: list[tuple[int, int, int]]
+) -> tuple[float, int, list[tuple[int, int, int]]] | None:
+    """The fitting hand card whose move onto the set of ``g`` leaves the best estimate."""
+    best = None
+    for k in FITS[g]:
+        if hand[k]:
+            hand[k] -= 1
+            c, s, p = tables[g]
+            trial = list(tables)
+            trial[g] = (c + 1, s + KIND_SCARABS[k], p)
+            value = m.value(hand, trial)
+            hand[k] += 1
+            if best is None or value > best[0]:
+                best = (value, k, trial)
+    return best
+
+
+_POWERS = {
+    QUEEN: _queen_gain,
+    VIZIER: _vizier_gain,
+    MERCHANT: _merchant_gain,
+    HIGH_PRIEST: _priest_gain,
+    THIEF: _thief_gain,
+    HIGH_PRIESTESS: _priest_gain,
+    SCRIBE_FISH: _scribe_gain,
+    SCRIBE_WHEAT: _scribe_gain,
+    COURTESAN: lambda m: _courtesan_plan(m)[0],
+}
+
+
+# ---------------------------------------------------------------------- sub-decisions
+
+def _build(m: Model) -> int:
+    v = m.v
+    plan = m.plan_set(v.phase_goods, v.building)
+    if plan:
+        return A.CARD + plan[0]
+    if v.legal(A.DONE):
+        return A.DONE
+    fitting = [k for k in FITS[v.phase_goods] if v.hand[k]]  # cannot stop below three cards
+    return A.CARD + max(fitting, key=m.without)
+
+
+def _token(m: Model) -> int:
+    values = m.token_values(m.tables)
+    return A.TOKEN + max((t for t in range(NUM_TOKEN_KINDS) if m.v.token_choice[t]), key=values.__getitem__)
+
+
+def _guild(m: Model) -> int:
+    v = m.v
+    leader = max(range(1, v.n), key=v.scores.__getitem__)
+
+    def loss(o: int) -> float:
+        return (v.scores[o] - previous_space(v.scores[o], v.guild_symbol)) * (2.0 if o == leader else 1.0)
+
+    return A.PLAYER + max((o for o in range(1, v.n) if v.legal(A.PLAYER + o)), key=loss)
+
+
+def _curse(m: Model) -> int:
+    def gain(o: int) -> float:
+        opp = list(m.opp_corruption)
+        opp[o - 1] += CURSE_WEIGHT
+        return m.value(m.v.hand, opp=opp) + 0.01 * m.v.scores[o]
+
+    return A.PLAYER + max(range(1, m.v.n), key=gain)
+
+
+def _prosperity(m: Model) -> int:
+    v = m.v
+    options = [g for g in PROSPERITY_GOODS if v.legal(A.GOODS_CHOICE + g)]
+    return A.GOODS_CHOICE + max(options, key=lambda g: m.tables[g][0] + m.future[g])
+
+
+def _priest(m: Model) -> int:
+    v = m.v
+    counts = _pile_counts(v)
+    scarabs = [sum(v.pile[k] * KIND_SCARABS[k] for k in MEMBERS[g]) for g in range(NUM_GOODS)]
+    return A.GOODS_CHOICE + max(range(NUM_GOODS), key=lambda g: (counts[g], scarabs[g]))
+
+
+def _vizier(m: Model) -> int:
+    return A.PLAYER + _vizier_target(m)
+
+
+def _vizier_card(m: Model) -> int:
+    pile = m.v.vizier_pile
+    return A.CARD + max((k for k in range(NUM_KINDS) if pile[k]), key=m.with_card)
+
+
+def _scribe(m: Model) -> int:
+    return A.CARD + max((k for k in range(NUM_KINDS) if m.v.hand[k]), key=m.without)
+
+
+def _steal_value(m: Model, o: int, back: int) -> float:
+    """Expected gain of a card with ``back`` drawn from opponent ``o``'s hand."""
+    v = m.v
+    count = v.hand_backs[o][back]
+    if not count:
+        return float("-inf")
+    known = [(k, c) for k, c in enumerate(v.known_hands[o - 1]) if c and KIND_BACK[k] == back]
+    seen = sum(c for _, c in known)
+    total = sum(c * (m.with_card(k) - m.base) for k, c in known)
+    unknown = max(0, count - seen)
+    guess = {GREEN: 1.0, ORANGE: HIDDEN_VALUE}.get(back, THIEF_VALUE)
+    return (total + unknown * guess) / max(count, seen)
+
+
+def _thief(m: Model) -> int:
+    v = m.v
+    leader = max(range(1, v.n), key=v.scores.__getitem__)
+    return A.PLAYER + max(
+        range(1, v.n),
+        key=lambda o: max(_steal_value(m, o, b) for b in range(len(BACKS))) + (0.5 if o == leader else 0.0),
+    )
+
+
+def _thief_back(m: Model) -> int:
+    return A.BACK + max(range(len(BACKS)), key=lambda b: _steal_value(m, m.v.phase_target, b))
+
+
+def _courtesan(m: Model) -> int:
+    _, g, _ = _courtesan_plan(m)
+    if g < 0 or not m.v.legal(A.GOODS_CHOICE + g):
+        g = max((g for g in range(NUM_GOODS) if m.v.legal(A.GOODS_CHOICE + g)), key=lambda g: m.tables[g][1])
+    return A.GOODS_CHOICE + g
+
+
+def _courtesan_card(m: Model) -> int:
+    v = m.v
+    step = _best_addition(m, v.phase_goods, v.hand, m.tables)
+    if step is None or (v.legal(A.DONE) and step[0] <= m.base):
+        return A.DONE
+    return A.CARD + step[1]
+
+
+def _merchant(m: Model) -> int:
+    v = m.v
+    return A.TAKE + max(range(len(v.nile)), key=lambda i: m.take(i, corruption=False))
+
+
+def _first_player(m: Model) -> int:
+    return A.PLAYER  # itself: the first pick of the fresh Nile
+
+
+_HANDLERS = {
+    None: _turn,
+    "set": _build,
+    "token": _token,
+    "guild": _guild,
+    "curse": _curse,
+    "prosperity": _prosperity,
+    "priest": _priest,
+    "vizier": _vizier,
+    "vizier_card": _vizier_card,
+    "scribe": _scribe,
+    "thief": _thief,
+    "thief_back": _thief_back,
+    "courtesan": _courtesan,
+    "courtesan_card": _courtesan_card,
+    "merchant": _merchant,
+    "first_player": _first_player,
+}
