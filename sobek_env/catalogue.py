@@ -7,8 +7,9 @@ here or passes a rules option to ``GameState.new``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
+from operator import itemgetter
 
 GOODS = ("ivory", "ebony", "marble", "cattle", "fish", "wheat")
 
@@ -57,6 +58,16 @@ KIND_BACK = tuple(
 )
 # Cards on the Nile lie face up except characters (rules §5).
 FACE_UP_ON_NILE = tuple(back != ORANGE for back in KIND_BACK)
+# The green kinds (the start cards) and the orange ones (the characters) each make one run of the
+# catalogue order, so counting a hand per back takes three sums of slices (done at every observation).
+_GREEN_KINDS = slice(START[0], START[-1] + 1)
+_ORANGE_KINDS = slice(FIRST_CHARACTER, NUM_KINDS)
+
+
+def backs_of(cards: list[int]) -> tuple[int, int, int]:
+    """Cards per back colour (green, beige, orange) in counts per kind: public for a hand (rules §10)."""
+    green, orange = sum(cards[_GREEN_KINDS]), sum(cards[_ORANGE_KINDS])
+    return green, sum(cards) - green - orange, orange
 
 # rules §1.2: the 12 event tokens
 TOKENS = (
@@ -102,12 +113,13 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 4
 TOTAL_CARDS = 63
 
 
+# The track repeats every 20 spaces: a numbered space, then a block of four hieroglyphs, four times.
+TRACK_CYCLE = tuple(symbol for block in TRACK_BLOCKS for symbol in (NUMBER, *block))
+
+
 def symbol_at(position: int) -> int:
     """The symbol id (index into SYMBOLS) of a space of the scoring track."""
-    i = position % 5
-    if i == 0:
-        return NUMBER
-    return TRACK_BLOCKS[(position // 5) % 4][i - 1]
+    return TRACK_CYCLE[position % len(TRACK_CYCLE)]
 
 
 def next_space(position: int, symbol: int) -> int:
@@ -142,9 +154,12 @@ class Rules:
     families: tuple[int, ...]       # per character, goods index
     kind_goods: tuple[int, ...]     # per kind: goods it counts as, -1 for the amulet
     kind_scarabs: tuple[int, ...]   # per kind
+    scarab_kinds: tuple[tuple[int, int], ...]  # (kind, scarabs) of the kinds that carry any: few of the 28
     members: tuple[tuple[int, ...], ...]  # per goods: kinds that count as it (no amulet)
     fits: tuple[tuple[int, ...], ...]     # per goods: members plus the amulet
     catalogue: tuple[int, ...]      # per kind: how many cards of it exist
+    # per goods: picks the counts of ``fits`` from a hand in one C call (set legality is checked every turn)
+    fit_counts: tuple[itemgetter, ...] = field(compare=False, repr=False)
 
     def overrides(self) -> dict[str, dict[str, str | int]]:
         """The options that differ from the defaults, as written in the state JSON."""
@@ -238,7 +253,9 @@ def _build_rules(
         families=families,
         kind_goods=tuple(kind_goods),
         kind_scarabs=tuple(kind_scarabs),
+        scarab_kinds=tuple((k, v) for k, v in enumerate(kind_scarabs) if v),
         members=members,
         fits=tuple((*m, AMULET) for m in members),
         catalogue=tuple(catalogue),
+        fit_counts=tuple(itemgetter(*m, AMULET) for m in members),
     )

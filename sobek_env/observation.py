@@ -108,10 +108,12 @@ def describe_layout(num_players: int) -> list[tuple[str, tuple[int, ...], str]]:
 class Observer:
     """Writes what one seat sees into a preallocated float32 buffer, exposed as named views.
 
-    Every entry but the scores and the set points is a small count or a one-hot flag, so
-    :meth:`encode` stages them in a bytearray, where writing a row from the engine's lists is a
-    C-level copy, converts the whole vector to float32 with one numpy call, then writes the two
-    rows of floats. Writing the numpy views slice by slice cost several times as much.
+    Every entry but the scores and the set points is a small count or a one-hot flag (below 64;
+    a bytearray would raise, not wrap, above 255), so :meth:`encode` stages them in a bytearray,
+    where writing a row from the engine's lists is a C-level copy, converts the whole vector to
+    float32 with one numpy call, then writes the two rows of floats. Writing the numpy views slice
+    by slice cost several times as much. The per-back counts of each hand and pile and the rows of
+    each player's sets are kept between calls and redone only for what changed.
     """
 
     def __init__(self, num_players: int, mode: str = "original") -> None:
@@ -133,6 +135,7 @@ class Observer:
         # per seat, the hand and the corruption pile last counted per back, with their counts
         self._hands_counted: list[tuple[list[int], tuple[int, int, int]] | None] = [None] * n
         self._piles_counted: list[tuple[list[int], tuple[int, int, int]] | None] = [None] * n
+        self._sets_staged: list[tuple | None] = [None] * n  # per seat: _set_rows of the sets last seen
         # per Nile position and card kind, the entry of the one-hot "nile" section
         self._nile_cell = tuple(
             tuple(slices["nile"].start + pos * NILE_COLUMNS + min(kind, FIRST_CHARACTER) for kind in range(NUM_KINDS))
@@ -163,7 +166,7 @@ class Observer:
                 b[rows["pile_backs"][i]] = _backs(self._piles_counted, p, s.piles[p])
             own = s.sets[p]
             if any(own):  # most players have no set most of the time
-                points[i], prosperity = self._stage_sets(i, own, s.rules)
+                points[i], prosperity = self._stage_sets(i, p, own, s.rules)
                 revealed[PROSPERITY] += prosperity
             if i and self.memory:
                 b[rows["known_hands"][i - 1]] = s.known_hands[p]
@@ -195,21 +198,32 @@ class Observer:
         self.views["set_points"][:] = [v / SCORE_SCALE for v in points]
         return self.buffer
 
-    def _stage_sets(self, i: int, own: list[TableSet | None], rules: Rules) -> tuple[int, int]:
-        """Stage the sets of relative seat ``i``; return what they score now and their Prosperity tokens."""
-        b, laid = self._stage, []
-        points = prosperity = 0
-        for g, table_set in enumerate(own):
-            if table_set is not None:
-                at = self._at["sets"] + (i * len(GOODS) + g) * 3
-                cards, scarabs = sum(table_set.cards), scarabs_of(table_set.cards, rules)
-                b[at:at + 3] = (cards, scarabs, table_set.prosperity)
-                points += set_value(cards, scarabs, table_set.prosperity)
-                prosperity += table_set.prosperity
-                laid.append(table_set.cards)
-        # one set's cards are copied as they are; several are added kind by kind
-        b[self._rows["set_cards"][i]] = laid[0] if len(laid) == 1 else map(sum, zip(*laid))
+    def _stage_sets(self, i: int, p: int, own: list[TableSet | None], rules: Rules) -> tuple[int, int]:
+        """Stage seat ``p``'s sets in relative row ``i``; return what they score now and their Prosperity tokens.
+
+        Sets change seldom, so their rows are kept per seat and rebuilt only when a set changed."""
+        laid = [(g, t.cards, t.prosperity) for g, t in enumerate(own) if t is not None]
+        staged = self._sets_staged[p]
+        if staged is None or staged[0] != laid:
+            staged = self._sets_staged[p] = _set_rows(laid, rules)
+        _, sets_row, set_cards, points, prosperity = staged
+        self._stage[self._rows["sets"][i]] = sets_row
+        self._stage[self._rows["set_cards"][i]] = set_cards
         return points, prosperity
+
+
+def _set_rows(laid: list[tuple[int, list[int], int]], rules: Rules) -> tuple:
+    """For one player's sets as (goods, cards, Prosperity tokens): a copy of them, the row of the ``sets``
+    section, the row of ``set_cards``, what they score now and their Prosperity tokens."""
+    sets_row = [0] * (len(GOODS) * 3)
+    points = prosperity = 0
+    for g, cards, tokens in laid:
+        count, scarabs = sum(cards), scarabs_of(cards, rules)
+        sets_row[3 * g:3 * g + 3] = count, scarabs, tokens
+        points += set_value(count, scarabs, tokens)
+        prosperity += tokens
+    set_cards = [sum(column) for column in zip(*(cards for _, cards, _ in laid))]
+    return [(g, list(cards), tokens) for g, cards, tokens in laid], sets_row, set_cards, points, prosperity
 
 
 def _backs(counted: list, p: int, cards: list[int]) -> tuple[int, int, int]:

@@ -36,13 +36,17 @@ class TableSet:
 
 def scarabs_of(cards: list[int], rules: Rules) -> int:
     """The scarabs printed on a group of cards."""
-    return sum(c * v for c, v in zip(cards, rules.kind_scarabs) if c)
+    return sum(cards[k] * v for k, v in rules.scarab_kinds)
 
 
 def vertical_value(table_set: TableSet, rules: Rules) -> int:
     """rules §6: (scarabs + 2 per Prosperity) x number of cards."""
-    scarabs = scarabs_of(table_set.cards, rules) + PROSPERITY_SCARABS * table_set.prosperity
-    return scarabs * sum(table_set.cards)
+    return set_value(sum(table_set.cards), scarabs_of(table_set.cards, rules), table_set.prosperity)
+
+
+def set_value(cards: int, scarabs: int, prosperity: int) -> int:
+    """:func:`vertical_value` from a set's card count, scarabs and Prosperity tokens (when they are at hand)."""
+    return (scarabs + PROSPERITY_SCARABS * prosperity) * cards
 
 
 def horizontal_sets(hand: list[int], rules: Rules) -> list[tuple[int, list[int]]]:
@@ -54,11 +58,11 @@ def horizontal_sets(hand: list[int], rules: Rules) -> list[tuple[int, list[int]]
     the first goods. Returns (goods, card counts) pairs in goods order.
     """
     count = [sum(hand[k] for k in rules.members[g]) for g in range(len(GOODS))]
-    scarabs = [scarabs_of([hand[k] if k in rules.members[g] else 0 for k in range(NUM_KINDS)], rules)
-               for g in range(len(GOODS))]
+    scarabs = [sum(hand[k] * rules.kind_scarabs[k] for k in rules.members[g]) for g in range(len(GOODS))]
     amulets = hand[AMULET]
     full = [g for g in range(len(GOODS)) if count[g] >= SET_MIN_CARDS]
-    partial = [g for g in range(len(GOODS)) if 0 < count[g] < SET_MIN_CARDS]
+    # Goods that too few amulets could complete are left out of the search: they are never laid.
+    partial = [g for g in range(len(GOODS)) if 0 < count[g] < SET_MIN_CARDS <= count[g] + amulets]
     best: tuple | None = None
     for pick in product((True, False), repeat=len(partial)):
         chosen = [g for g, take in zip(partial, pick) if take]
@@ -82,7 +86,9 @@ def horizontal_sets(hand: list[int], rules: Rules) -> list[tuple[int, list[int]]
     spare = amulets - sum(SET_MIN_CARDS - count[g] for g in chosen)
     out = []
     for g in laid:
-        cards = [hand[k] if k in rules.members[g] else 0 for k in range(NUM_KINDS)]
+        cards = [0] * NUM_KINDS
+        for k in rules.members[g]:
+            cards[k] = hand[k]
         cards[AMULET] = (SET_MIN_CARDS - count[g]) if g in chosen else 0
         if g == laid[0]:
             cards[AMULET] += spare

@@ -28,6 +28,7 @@ from .catalogue import (
     TOKENS_PER_ROUND,
     TWO_PLAYER_SET_ASIDE,
     Rules,
+    backs_of,
     make_rules,
 )
 from .errors import IllegalActionError
@@ -232,16 +233,11 @@ class GameState:
 
     def fitting_in_hand(self, p: int, goods: int) -> int:
         """How many cards in ``p``'s hand fit a set of ``goods`` (rules §6)."""
-        hand = self.hands[p]
-        return sum(hand[k] for k in self.rules.fits[goods])
+        return sum(self.rules.fit_counts[goods](self.hands[p]))
 
     def hand_backs(self, p: int) -> list[int]:
         """Cards in ``p``'s hand per back colour (green, beige, orange): public (rules §10)."""
-        backs = [0, 0, 0]
-        for k, c in enumerate(self.hands[p]):
-            if c:
-                backs[KIND_BACK[k]] += c
-        return backs
+        return list(backs_of(self.hands[p]))
 
     def card_counts(self) -> list[int]:
         """How many cards of each kind lie in all zones together (63 in a sound state)."""

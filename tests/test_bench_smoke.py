@@ -1,0 +1,27 @@
+"""The speed benchmark runs in its quick mode and reports positive figures (no speed is asserted)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_env.py"
+OURS = ("engine_2p", "engine_4p", "aec_2p_original", "aec_2p_memory", "aec_4p_original", "aec_4p_memory",
+        "single_2p", "single_4p")
+
+
+def test_quick_benchmark_prints_a_table_of_positive_figures(tmp_path: Path) -> None:
+    out = tmp_path / "figures.json"
+    run = subprocess.run([sys.executable, str(BENCH), "--quick", "--breakdown", "--json", str(out)],
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert "engine, 4 players" in run.stdout and "Bars (same run):" in run.stdout
+    assert "Where an agent-step" in run.stdout
+    rows = {row["key"]: row for row in json.loads(out.read_text())["rows"]}
+    for key in OURS:
+        assert rows[key]["steps_per_s"] > 0 and rows[key]["games_per_s"] > 0 and rows[key]["ms_per_game"] > 0
+    for peer in ("leduc", "texas", "gin", "gin_obs"):  # measured when installed, else said so
+        assert rows[peer].get("steps_per_s", 1) > 0
+        assert "missing" not in rows[peer] or "pip install" in rows[peer]["missing"]
