@@ -1,0 +1,237 @@
+"""Training: a tiny run end to end with --resume, loading and refusing models, the opponent pool, bad configurations."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import zipfile
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import sobek_env
+import train  # a script at the repository's root; pytest's pythonpath setting puts it on the path
+from agents import make
+from agents.pool import OpponentPool, parse_entry
+from agents.ppo import META_MEMBER, PPOAgent, load_ppo, read_meta
+
+ROOT = Path(__file__).resolve().parent.parent
+
+TINY = ["--players", "2", "--envs", "2", "--n-steps", "256", "--batch-size", "256", "--epochs", "2", "--net", "32,32",
+        "--checkpoint-every", "1024", "--snapshot-every", "1024", "--eval-every", "2048", "--eval-games", "4",
+        "--seed", "3", "--pool", "random", "heuristic@2"]
+
+
+def run_train(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "train.py", *args], cwd=ROOT, capture_output=True, text=True, timeout=300)
+
+
+@pytest.fixture(scope="module")
+def run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A finished tiny run of 3,072 steps: checkpoints at 2,048 and 3,072, snapshots every 1,024."""
+    out = tmp_path_factory.mktemp("train") / "run"
+    result = run_train(*TINY, "--timesteps", "3072", "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    return out
+
+
+def play_game(agent: PPOAgent, num_players: int = 2, seed: int = 0) -> list[int]:
+    env = sobek_env.SingleAgentEnv(make("random"), num_players=num_players)
+    observation, _ = env.reset(seed=seed)
+    actions, over = [], False
+    while not over:
+        action = agent.act({"observation": observation, "action_mask": env.action_masks()})
+        actions.append(action)
+        observation, _, over, _, _ = env.step(action)  # raises on an illegal action
+    return actions
+
+
+def copy_model(source: Path, target: Path, replace: dict[str, bytes] | None = None, **meta: object) -> Path:
+    """A copy of the model ``source`` with members replaced and sobek.json fields changed."""
+    with zipfile.ZipFile(source) as old, zipfile.ZipFile(target, "w") as new:
+        for name in old.namelist():
+            data = (replace or {}).get(name, old.read(name))
+            if name == META_MEMBER:
+                data = json.dumps({**json.loads(data), **meta}).encode()
+            new.writestr(name, data)
+    return target
+
+
+# ---------------------------------------------------------------- the run
+
+
+def test_run_directory_holds_config_logs_checkpoints_and_model(run_dir: Path) -> None:
+    config = json.loads((run_dir / "config.json").read_text())
+    assert (config["players"], config["timesteps"], config["seed"]) == (2, 3072, 3)
+    assert config["pool"] == [["random", 1.0], ["heuristic", 2.0]]
+    assert config["starts"][0]["timesteps"] == 0 and config["starts"][0]["seed"] == 3
+    assert config["lr"] == train.DEFAULTS["lr"] and "torch" in config["versions"]
+    assert sorted(p.name for p in (run_dir / "checkpoints").iterdir()) == ["step_0000002048", "step_0000003072"]
+    state = json.loads((run_dir / "checkpoints" / "step_0000003072" / "state.json").read_text())
+    assert state["timesteps"] == 3072
+    assert state["snapshots"] == [f"step_{s:010d}.zip" for s in (0, 1024, 2048)]  # in snapshots/: the run may move
+    rows = (run_dir / "eval.csv").read_text().splitlines()
+    assert rows[0].startswith("timesteps,random_win_rate,random_low,random_high")
+    assert [row.split(",")[0] for row in rows[1:]] == ["2048", "3072"]
+    assert list((run_dir / "tb").glob("events.out.tfevents.*"))
+    assert read_meta(run_dir / "model.zip")["timesteps"] == 3072
+
+
+def test_resume_continues_an_interrupted_run_to_its_total(run_dir: Path, tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    shutil.copytree(run_dir, out)
+    (out / "model.zip").unlink()  # as if stopped after the checkpoint at 2,048
+    shutil.rmtree(out / "checkpoints" / "step_0000003072")
+    result = run_train("--out", str(out), "--resume", "--envs", "1")
+    assert result.returncode == 0, result.stderr
+    assert "resuming from" in result.stdout and "2,048 steps" in result.stdout
+    config = json.loads((out / "config.json").read_text())
+    assert [start["timesteps"] for start in config["starts"]] == [0, 2048] and config["envs"] == 1
+    assert config["starts"][1]["seed"] != config["seed"]
+    assert read_meta(out / "model.zip")["timesteps"] == 3072
+    assert (out / "checkpoints" / "step_0000003072" / "state.json").is_file()
+    again = run_train("--out", str(out), "--resume")
+    assert again.returncode == 0 and "is complete" in again.stdout
+
+
+def test_resume_refuses_to_change_the_configuration(run_dir: Path, capsys: pytest.CaptureFixture) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        train.main(["--out", str(run_dir), "--resume", "--lr", "0.1"])
+    assert exit_info.value.code == 2
+    assert "drop --lr" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- loading models
+
+
+def test_trained_model_plays_legal_moves_through_the_registry(run_dir: Path) -> None:
+    agent = make(f"ppo:{run_dir / 'model.zip'}", num_players=2, observation_mode="original")
+    assert isinstance(agent, PPOAgent) and agent.name == "ppo" and agent.deterministic
+    assert play_game(agent) == play_game(agent)
+    sampled = load_ppo(run_dir / "model.zip", deterministic=False)
+    sampled.seed(5)
+    first = play_game(sampled)
+    sampled.seed(5)
+    assert play_game(sampled) == first
+
+
+def test_saved_model_is_small(run_dir: Path) -> None:
+    full = run_dir / "checkpoints" / "step_0000003072" / "model.zip"
+    assert (run_dir / "model.zip").stat().st_size < full.stat().st_size
+
+
+@pytest.mark.parametrize(("key", "trained", "wanted"), [
+    ("num_players", 2, 3),
+    ("observation_mode", "memory", "original"),
+])
+def test_a_model_for_another_table_is_refused(run_dir: Path, tmp_path: Path, key: str, trained: object,
+                                              wanted: object) -> None:
+    path = copy_model(run_dir / "model.zip", tmp_path / "model.zip", **{key: trained})
+    with pytest.raises(ValueError, match=rf"{key}={trained!r}.*{key}={wanted!r}"):
+        load_ppo(path, **{key: wanted})
+    with pytest.raises(ValueError, match=rf"{key}={trained!r}"):
+        make(f"ppo:{path}", **{key: wanted})
+
+
+def test_missing_corrupt_and_foreign_files_are_refused_clearly(run_dir: Path, tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError, match="not found"):
+        load_ppo(tmp_path / "absent.zip")
+    garbage = tmp_path / "garbage.zip"
+    garbage.write_bytes(b"not a zip at all")
+    with pytest.raises(ValueError, match="not a MaskablePPO model zip"):
+        load_ppo(garbage)
+    truncated = tmp_path / "truncated.zip"
+    truncated.write_bytes((run_dir / "model.zip").read_bytes()[:5000])
+    with pytest.raises(ValueError, match="not a MaskablePPO model zip"):
+        load_ppo(truncated)
+    foreign = tmp_path / "foreign.zip"
+    with zipfile.ZipFile(foreign, "w") as archive:
+        archive.writestr("data", "{}")
+    with pytest.raises(ValueError, match=f"no {META_MEMBER}"):
+        load_ppo(foreign)
+    broken = copy_model(run_dir / "model.zip", tmp_path / "broken.zip", replace={"policy.pth": b"junk"})
+    with pytest.raises(ValueError, match="could not be loaded as a MaskablePPO model"):
+        load_ppo(broken)
+
+
+# ---------------------------------------------------------------- the pool
+
+
+def test_parse_entry_reads_spec_and_weight() -> None:
+    assert parse_entry("heuristic:tolerance=0.2@2.5") == ("heuristic:tolerance=0.2", 2.5)
+    assert parse_entry("random") == ("random", 1.0)
+    for bad in ("random@", "random@x", "random@-1", "@2", "random@0"):
+        with pytest.raises(ValueError, match="opponent"):
+            parse_entry(bad)
+
+
+def test_pool_sampling_follows_the_weights() -> None:
+    pool = OpponentPool([("random", 1.0), ("greedy", 3.0)], num_players=2)
+    rng = np.random.default_rng(0)
+    names = Counter(pool.sample(rng, 1)[0].name for _ in range(4000))
+    assert names["greedy"] / 4000 == pytest.approx(0.75, abs=0.03)
+
+
+def test_pool_gives_each_seat_its_own_agent() -> None:
+    pool = OpponentPool([("heuristic", 1.0)], num_players=4)
+    agents = pool.sample(np.random.default_rng(0), 3)
+    assert len({id(agent) for agent in agents}) == 3
+
+
+def test_pool_keeps_the_latest_snapshots_with_the_self_play_weight(run_dir: Path) -> None:
+    snapshots = sorted((run_dir / "snapshots").glob("*.zip"))
+    pool = OpponentPool([("random", 1.0)], num_players=2, self_play_weight=2.0, max_snapshots=2)
+    assert pool.probabilities() == [("random", 1.0)]  # no snapshot yet: the fixed opponents fill every seat
+    for path in snapshots[:3]:
+        pool.add_snapshot(path)
+    assert pool.snapshots == [str(p) for p in snapshots[1:3]]
+    options, shares = zip(*pool.probabilities())
+    assert options == ("random", str(snapshots[1]), str(snapshots[2])) and shares == pytest.approx([1 / 3] * 3)
+    rng = np.random.default_rng(1)
+    kinds = Counter(pool.sample(rng, 1)[0].name for _ in range(600))
+    assert kinds["ppo"] / 600 == pytest.approx(2 / 3, abs=0.06)
+
+
+def test_pool_rejects_bad_settings() -> None:
+    with pytest.raises(ValueError, match="empty"):
+        OpponentPool([], num_players=2)
+    with pytest.raises(ValueError, match="positive"):
+        OpponentPool([("random", 0.0)], num_players=2)
+    with pytest.raises(ValueError, match="unknown agent"):
+        OpponentPool([("bogus", 1.0)], num_players=2)
+    with pytest.raises(RuntimeError, match="no snapshot"):
+        OpponentPool([], num_players=2, self_play_weight=1.0).sample(np.random.default_rng(0), 1)
+
+
+# ---------------------------------------------------------------- bad configurations
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--players", "2", "--pool", "bogus"], "unknown agent 'bogus'"),
+    (["--players", "2", "--pool", "heuristic:tolerance=7"], "tolerance must be from 0 to 1"),
+    (["--players", "2", "--pool", "random@-2"], "positive weight"),
+    (["--players", "2", "--timesteps", "-5"], "must be a positive integer"),
+    (["--players", "2", "--pool", "--self-play-weight", "0"], "the pool is empty"),
+    (["--players", "5"], "invalid choice"),
+    ([], "--players is required"),
+    (["--resume"], "no run to resume"),
+])
+def test_a_bad_configuration_stops_at_once_with_one_line(args: list[str], message: str, tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        train.main([*args, "--out", str(tmp_path / "run")])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+    assert not (tmp_path / "run").exists()
+
+
+def test_a_new_run_does_not_overwrite_an_old_one(run_dir: Path, capsys: pytest.CaptureFixture) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        train.main(["--players", "2", "--out", str(run_dir)])
+    assert exit_info.value.code == 2
+    assert "--resume" in capsys.readouterr().err
