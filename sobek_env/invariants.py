@@ -1,8 +1,35 @@
-"""Checks that every reachable state must pass; used by the tests and the stress run."""
+"""Checks that states must pass; used by the tests and the stress run (``sobek_env.stress``).
+
+:func:`check` holds for every state the engine can be in, including any state
+``GameState.from_json`` accepts. :func:`check_play` adds what holds only for
+states reached by play from ``GameState.new`` (a hand-built test position may
+break it). :func:`check_mask` compares an environment's action mask with the
+legal actions.
+"""
 
 from __future__ import annotations
 
-from .catalogue import CURSE, NUM_TOKEN_KINDS, PROSPERITY, TOKEN_COUNTS, TOKENS_PER_ROUND
+from collections.abc import Sequence
+from operator import gt
+
+from .actions import NUM_ACTIONS
+from .catalogue import (
+    CURSE,
+    GREEN,
+    KIND_BACK,
+    NUM_KINDS,
+    NUM_TOKEN_KINDS,
+    PROSPERITY,
+    PROSPERITY_GOODS,
+    ROUNDS,
+    SCRIBE_HAND_LIMIT,
+    SET_MIN_CARDS,
+    START_HAND,
+    TOKEN_COUNTS,
+    TOKENS_PER_ROUND,
+    TWO_PLAYER_SET_ASIDE,
+)
+from .phases import HANDLERS
 from .state import GameState
 
 
@@ -22,26 +49,113 @@ def token_counts(s: GameState) -> list[int]:
     return seen
 
 
-def check(s: GameState) -> None:
-    """Raise InvariantError if ``s`` breaks an invariant of the rules."""
+def _check_cards(s: GameState) -> None:
     counts = s.card_counts()
-    if list(counts) != list(s.rules.catalogue):
+    if counts != list(s.rules.catalogue):
         raise InvariantError(f"cards not conserved: {counts} != {list(s.rules.catalogue)}")
-    for zone in (*s.hands, *s.piles, s.discard, s.out_of_round):
-        if min(zone) < 0:
-            raise InvariantError(f"negative card count in a zone: {zone}")
+    zones = [*s.hands, *s.piles, s.discard, s.out_of_round, *s.known_hands, *s.known_piles]
+    zones += [t.cards for own in s.sets for t in own if t is not None]
+    zones += [cards for own in s.horizontal for _, cards in own]
+    if s.phase in ("set", "courtesan_card"):
+        zones.append(s.pending.cards)
+    if set(map(len, zones)) != {NUM_KINDS} or min(map(min, zones)) < 0:
+        bad = [zone for zone in zones if len(zone) != NUM_KINDS or min(zone) < 0]
+        raise InvariantError(f"a zone (hand, pile, set, memory…) has a negative count or wrong length: {bad}")
+    for memory in (*s.known_hands, *s.known_piles):
+        if any(map(gt, memory, s.rules.catalogue)):
+            raise InvariantError(f"memory lists more cards than exist: {memory}")
+    for p, own in enumerate(s.sets):
+        for g, table_set in enumerate(own):
+            if table_set is None:
+                continue
+            if sum(table_set.cards) != sum(table_set.cards[k] for k in s.rules.fits[g]):
+                raise InvariantError(f"player {p}'s set of goods {g} holds a card that does not fit it")
+            if table_set.prosperity and g not in PROSPERITY_GOODS:
+                raise InvariantError(f"player {p} has Prosperity on a set of goods {g}")
+
+
+def _check_tokens(s: GameState) -> None:
     tokens = token_counts(s)
-    if min(s.tokens) < 0 or any(tokens[t] > TOKEN_COUNTS[t] for t in range(NUM_TOKEN_KINDS)):
-        raise InvariantError(f"token counts out of range: {tokens}")
-    if not s.over and sum(tokens) != TOKENS_PER_ROUND:
-        raise InvariantError(f"the round has {sum(tokens)} tokens, not {TOKENS_PER_ROUND}")
-    if min(s.markers) < 0:
-        raise InvariantError(f"negative score: {s.markers}")
+    if min(s.tokens) < 0 or min(s.used_tokens) < 0 or min(s.curses) < 0:
+        raise InvariantError(f"negative token count: tokens {s.tokens}, used {s.used_tokens}, curses {s.curses}")
+    if any(tokens[t] > TOKEN_COUNTS[t] for t in range(NUM_TOKEN_KINDS)):
+        raise InvariantError(f"more tokens of a kind than the game has: {tokens}")
+    if sum(tokens) > TOKENS_PER_ROUND:  # rules §2.5
+        raise InvariantError(f"the round has {sum(tokens)} tokens, more than {TOKENS_PER_ROUND}")
+
+
+def _check_pending(s: GameState) -> None:
+    pend = s.pending
+    if pend is None:
+        return
     if s.over:
-        if s.legal_actions():
+        raise InvariantError(f"a finished game has a pending {pend.phase}")
+    if pend.phase not in HANDLERS:
+        raise InvariantError(f"unknown phase {pend.phase!r}")
+    me = s.current_player
+    if pend.phase in ("vizier_card", "thief_back") and pend.target == me:
+        raise InvariantError(f"player {me} targets himself at {pend.phase}")
+    if pend.phase == "courtesan_card" and s.sets[me][pend.goods] is None:
+        raise InvariantError(f"player {me} adds Courtesan cards to a set of goods {pend.goods} he does not have")
+    if pend.phase == "scribe":
+        seats = [me, *pend.queue]
+        if pend.actor in seats or len(set(seats)) != len(seats):
+            raise InvariantError(f"Scribe discards by {seats} for actor {pend.actor}")
+        if any(sum(s.hands[p]) <= SCRIBE_HAND_LIMIT for p in seats):
+            raise InvariantError(f"a Scribe discarder among {seats} already holds {SCRIBE_HAND_LIMIT} cards or fewer")
+
+
+def check(s: GameState) -> None:
+    """Raise InvariantError if ``s`` breaks an invariant of the rules or of the engine."""
+    n = s.rules.num_players
+    if not 1 <= s.round <= ROUNDS:
+        raise InvariantError(f"round {s.round} out of range")
+    if not (0 <= s.current_player < n and 0 <= s.first_player < n):
+        raise InvariantError(f"seat out of range: current {s.current_player}, first {s.first_player}")
+    _check_cards(s)
+    _check_tokens(s)
+    if min(s.markers) < 0:  # rules §1.3
+        raise InvariantError(f"negative score: {s.markers}")
+    _check_pending(s)
+    legal = s.legal_actions()
+    if legal != sorted(set(legal)) or any(not 0 <= a < NUM_ACTIONS for a in legal):
+        raise InvariantError(f"legal actions not sorted, unique ids: {legal}")
+    if s.over:
+        if legal:
             raise InvariantError("a finished game offers actions")
         return
-    if not s.legal_actions():
-        raise InvariantError(f"player {s.current_player} has no legal action at {s.phase}")
-    if s.pending is None and not s.nile:
-        raise InvariantError("the Nile is empty at the start of a turn")
+    if not legal:
+        raise InvariantError(f"player {s.current_player} has no legal action at {s.phase or 'turn start'}")
+    if not s.nile:  # rules §3: while the round runs the Nile is never empty
+        raise InvariantError("the Nile is empty while the round runs")
+
+
+def check_play(s: GameState) -> None:
+    """:func:`check`, plus what holds only for states reached by play from ``GameState.new``."""
+    check(s)
+    n = s.rules.num_players
+    if sum(token_counts(s)) != TOKENS_PER_ROUND:  # rules §2.5, also on the table of a finished game
+        raise InvariantError(f"the round has {sum(token_counts(s))} tokens, not {TOKENS_PER_ROUND}")
+    for p, own in enumerate(s.sets):
+        for table_set in own:
+            if table_set is not None and sum(table_set.cards) < SET_MIN_CARDS:  # rules §6
+                raise InvariantError(f"player {p} has a set of fewer than {SET_MIN_CARDS} cards")
+    seen = list(map(sum, zip(*s.known_hands, *s.known_piles)))
+    if any(map(gt, seen, s.rules.catalogue)):  # each card is seen going into a hand or pile once per round
+        raise InvariantError(f"memory lists more cards across players than exist: {seen}")
+    greens = sum(c for k, c in enumerate(s.rules.catalogue) if KIND_BACK[k] == GREEN)
+    aside = greens - START_HAND * n + (TWO_PLAYER_SET_ASIDE if n == 2 else 0)
+    if sum(s.out_of_round) != aside:  # rules §2.2-2.3: out of the round for the whole round
+        raise InvariantError(f"{sum(s.out_of_round)} cards out of the round, not {aside}")
+    if s.over and (s.nile or s.deck):  # rules §5: the round ends when the last card is taken
+        raise InvariantError("the game ended with cards on the Nile or in the deck")
+
+
+def check_mask(s: GameState, seat: int, mask: Sequence[int]) -> None:
+    """The environment's action mask for ``seat``: exactly the legal actions if it must act, else none."""
+    if len(mask) != NUM_ACTIONS:
+        raise InvariantError(f"the mask has {len(mask)} entries, not {NUM_ACTIONS}")
+    marked = [a for a in range(NUM_ACTIONS) if mask[a]]
+    expected = s.legal_actions() if seat == s.current_player else []
+    if marked != expected:
+        raise InvariantError(f"mask for seat {seat} marks {marked}; legal for it: {expected}")

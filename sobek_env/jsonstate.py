@@ -127,11 +127,13 @@ def _get(doc: dict, key: str, path: str) -> Any:
     return doc[key]
 
 
-def _int(value: Any, path: str, low: int, high: int) -> int:
+def _int(value: Any, path: str, low: int, high: int | None) -> int:
+    """An integer from ``low`` to ``high`` (no upper limit if ``high`` is None)."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise _fail(path, f"must be an integer, got {value!r}")
-    if not low <= value <= high:
-        raise _fail(path, f"must be from {low} to {high}, got {value}")
+    if value < low or (high is not None and value > high):
+        allowed = f"{low} or more" if high is None else f"from {low} to {high}"
+        raise _fail(path, f"must be {allowed}, got {value}")
     return value
 
 
@@ -212,7 +214,7 @@ def from_document(doc: Any) -> GameState:
         rules = make_rules(n, **rules_doc)
     except ValueError as exc:
         raise _fail("rules", str(exc)) from None
-    seed = _int(_get(doc, "seed", ""), "seed", 0, 2**64 - 1)
+    seed = _int(_get(doc, "seed", ""), "seed", 0, None)  # any seed GameState.new accepts
     s = GameState(rules, seed)
     s.round = _int(_get(doc, "round", ""), "round", 1, ROUNDS)
     s.first_player = _int(_get(doc, "first_player", ""), "first_player", 0, n - 1)
@@ -277,7 +279,7 @@ def _read_pending(value: Any, s: GameState) -> Pending | None:
     n = s.rules.num_players
     doc = _dict(value, "pending")
     phase = _get(doc, "phase", "pending.")
-    if phase not in HANDLERS:
+    if not isinstance(phase, str) or phase not in HANDLERS:
         raise _fail("pending.phase", f"unknown phase {phase!r}; expected one of {', '.join(HANDLERS)}")
     pend = Pending(phase)
     me = s.current_player
@@ -386,6 +388,7 @@ def _check_tokens(s: GameState) -> None:
     for t, c in enumerate(seen):
         if c > TOKEN_COUNTS[t]:
             raise _fail("tokens", f"{c} {TOKENS[t]!r} tokens in play; the game has {TOKEN_COUNTS[t]}")
+    # At most, not exactly: a hand-built position may list only the tokens it needs (INTERFACE's example has 3).
     if sum(seen) > TOKENS_PER_ROUND:
         raise _fail("tokens", f"{sum(seen)} tokens in play; a round uses {TOKENS_PER_ROUND}")
 
@@ -394,7 +397,7 @@ def _check_playable(s: GameState) -> None:
     """A running game always offers the player to move a legal action."""
     if s.over:
         return
-    if s.pending is None and not s.nile:
+    if not s.nile:  # even inside a sub-decision: the turn's end would leave nothing to take
         raise _fail("nile", "empty while the round runs (a delivery or the round's end would have come)")
     if not s.legal_actions():
         raise _fail("pending", f"player {s.current_player} would have no legal action")

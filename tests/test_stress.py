@@ -1,0 +1,174 @@
+"""The stress run (``python -m sobek_env.stress``) on a small number of games.
+
+Its counters must agree with each other (every power played resolves one way or another,
+every set started is finished, ...), the run must not depend on the number of workers,
+and a failing check must be reported with the seed that replays it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sobek_env import stress
+from sobek_env.actions import ACTION_NAMES
+from sobek_env.catalogue import CHARACTERS, ROUNDS, TOKENS
+from sobek_env.invariants import InvariantError
+
+GAMES = 2000 if os.environ.get("SOBEK_LONG") == "1" else 90
+
+
+@pytest.fixture(scope="module")
+def summary() -> stress.Summary:
+    result, _ = stress.run(GAMES, workers=1, seed=1000)
+    return result
+
+
+def test_the_run_is_the_same_for_any_number_of_workers(summary: stress.Summary) -> None:
+    other, _ = stress.run(GAMES, workers=2, seed=1000)
+    assert other.counts == summary.counts
+    assert (other.steps, other.longest, other.most_turns, other.failures) == (
+        summary.steps, summary.longest, summary.most_turns, summary.failures)
+    shifted, _ = stress.run(10, workers=1, seed=1001)
+    summary_head, _ = stress.run(10, workers=1, seed=1000)
+    assert shifted.counts != summary_head.counts
+
+
+def test_no_game_failed_and_every_game_ended_within_the_bound(summary: stress.Summary) -> None:
+    assert summary.failures == []
+    assert summary.games == GAMES
+    assert all(steps <= stress.step_bound(n) for n, steps in summary.longest.items())
+
+
+def test_the_counters_agree_with_each_other(summary: stress.Summary) -> None:
+    c = summary.counts
+
+    def act(name: str) -> int:
+        return c[f"action:{name}"]
+
+    def total(*keys: str) -> int:
+        return sum(c[k] for k in keys)
+
+    assert set(c) <= stress.COUNTERS
+    assert sum(act(name) for name in ACTION_NAMES) == summary.steps
+    games = total(*(f"game:{n}-players" for n in (2, 3, 4)))
+    assert games == summary.games == total("end:normal", "end:early") == total("end:shared-victory", "end:sole-winner")
+    assert c["round:scored"] == ROUNDS * c["end:normal"] + 2 * c["end:early"]
+    assert total("round:first-player-self", "round:first-player-other") == c["round:scored"] - games
+    assert c["game:json-reload"] <= games and c["game:via-env"] == len(range(1000, 1000 + GAMES, 10))
+    # every character played resolves its power one way or another
+    for character, outcomes in {
+        "queen": ("drew-cards", "deck-empty"), "vizier": ("took-card", "empty-pile"),
+        "merchant": ("in-window", "beyond-window"), "high-priest": ("discarded", "nothing"),
+        "high-priestess": ("discarded", "nothing"), "courtesan": ("no-set", "1-card", "2-cards"),
+        "thief": ("stole-green", "stole-beige", "stole-orange", "empty-hand"),
+    }.items():
+        assert act(f"character:{character}") == total(*(f"power:{character}:{o}" for o in outcomes)), character
+    scribes = total(*(f"power:scribe:{o}" for o in ("no-opponent-over-6", "1-opponent", "2-opponents", "3-opponents")))
+    assert act("character:scribe-fish") + act("character:scribe-wheat") == scribes
+    forced = c["power:scribe:1-opponent"] + 2 * c["power:scribe:2-opponents"] + 3 * c["power:scribe:3-opponents"]
+    assert c["power:scribe:discard"] >= forced  # each opponent over 6 discards at least one card
+    # every token chosen resolves, and is chosen after a set while tokens remain
+    guilds = sum(act(f"token:{t}") for t in TOKENS if t.startswith("guild"))
+    assert guilds == total("token:guild:pushed-back", "token:guild:no-target")
+    assert act("token:flood") == c["token:flood:extra-turn"] >= 2 * c["token:flood:chain"]
+    assert act("token:curse") == c["token:curse:placed"]
+    assert act("token:prosperity") == total("token:prosperity:placed", "token:prosperity:no-set")
+    assert act("token:embalming") == total("token:embalming:cards", "token:embalming:empty-pile")
+    assert act("token:deceit") == total("token:deceit:points", "token:deceit:zero")
+    sets = total("set:new", "set:extension")
+    assert sum(act(f"set:{g}") for g in ("ivory", "ebony", "marble", "cattle", "fish", "wheat")) == sets
+    assert act("done") == sets + c["power:courtesan:1-card"]
+    assert sum(act(f"token:{t}") for t in TOKENS) == sets - c["token:none-left"]
+    # the sub-decisions that name a player, a goods or a back colour
+    assert sum(act(f"player:{o}") for o in range(4)) == (
+        act("character:vizier") + act("character:thief") + c["token:guild:pushed-back"] + c["token:curse:placed"]
+        + total("round:first-player-self", "round:first-player-other"))
+    assert sum(act(f"goods:{g}") for g in ("ivory", "ebony", "marble", "cattle", "fish", "wheat")) == (
+        act("character:high-priest") + act("character:high-priestess") + c["token:prosperity:placed"]
+        + total("power:courtesan:1-card", "power:courtesan:2-cards"))
+    assert sum(act(f"back:{b}") for b in ("green", "beige", "orange")) == total(
+        "power:thief:stole-green", "power:thief:stole-beige", "power:thief:stole-orange")
+    # a Queen who drew makes exactly one short delivery that round (54 and 45 are multiples of 9)
+    assert c["delivery:short"] == c["power:queen:drew-cards"]
+
+
+def test_the_small_run_already_reaches_the_main_paths(summary: stress.Summary) -> None:
+    c = summary.counts
+    for name in CHARACTERS:
+        assert c[f"action:character:{name}"], name
+    for token in TOKENS:
+        assert c[f"action:token:{token}"], token
+    for key in ("end:normal", "end:shared-victory", "delivery:short", "power:scribe:2-opponents",
+                "game:collectors", "game:rules-varied", "round:horizontal-set", "set:extension"):
+        assert c[key], key
+
+
+def test_the_bound_is_the_one_stated_in_the_docstring() -> None:
+    bounds = {n: stress.step_bound(n) for n in (2, 3, 4)}
+    assert bounds == {2: 719, 3: 869, 4: 887}
+    assert "719 steps with 2 players, 869 with 3, 887 with 4" in " ".join(stress.__doc__.split())
+
+
+def test_main_prints_the_report_and_writes_json(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    out = tmp_path / "report.json"
+    assert stress.main(["--games", "7", "--seed", "5", "--players", "3", "--json", str(out)]) == 0
+    text = capsys.readouterr().out
+    for heading in ("games/s", "Game length", "Rare paths", "Powers", "Tokens", "Actions", "Never reached"):
+        assert heading in text
+    data = json.loads(out.read_text())
+    assert data["games"] == 7 and data["failures"] == []
+    assert set(data["counts"]) == stress.COUNTERS
+    assert data["counts"]["game:3-players"] == 7
+    assert list(data["length"]) == ["3"] and data["length"]["3"]["bound"] == 869
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--games", "0"], "--games: must be at least 1, got 0"),
+    (["--games", "ten"], "--games: expected an integer, got 'ten'"),
+    (["--workers", "0"], "--workers: must be at least 1"),
+    (["--seed", "-1"], "--seed: must be at least 0"),
+    (["--players", "5"], "--players: Sobek is for 2 to 4 players, got 5"),
+    (["--players", "1"], "--players: must be at least 2"),
+    (["--players", "2", "2"], "--players: each count once"),
+    (["--env-every", "-2"], "--env-every: must be at least 0"),
+    (["--json", "/no/such/dir/report.json"], "--json: directory '/no/such/dir' does not exist"),
+    (["--gmaes", "3"], "unrecognized arguments: --gmaes"),
+])
+def test_bad_arguments_stop_with_an_error_naming_them(argv: list[str], message: str,
+                                                       capsys: pytest.CaptureFixture) -> None:
+    with pytest.raises(SystemExit) as stop:
+        stress.main(argv)
+    assert stop.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+def test_a_failing_check_is_reported_with_the_seed_that_replays_it(monkeypatch: pytest.MonkeyPatch,
+                                                                     capsys: pytest.CaptureFixture) -> None:
+    real = stress.check_play
+
+    def broken_in_round_2(s) -> None:
+        real(s)
+        if s.round == 2:
+            raise InvariantError("planted failure")
+
+    monkeypatch.setattr(stress, "check_play", broken_in_round_2)
+    summary, _ = stress.run(3, workers=1, seed=40)
+    assert [seed for seed, _ in summary.failures] == [40, 41, 42]
+    assert all("InvariantError: planted failure" in error for _, error in summary.failures)
+    assert stress.main(["--games", "2", "--seed", "40", "--env-every", "0"]) == 1
+    assert "seed 41: step" in capsys.readouterr().out
+
+
+def test_the_module_runs_from_the_command_line() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "sobek_env.stress", "--games", "2", "--players", "4"],
+        capture_output=True, text=True, timeout=300, check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Sobek stress run: 2 games" in done.stdout
