@@ -1,16 +1,28 @@
-"""`make demo`: one seeded game between random players, rendered as the player to move sees it,
-then a short tournament of the baselines (heuristic, greedy, random) as ``evaluate.py`` reports it."""
+"""`make demo`: what the project does, in a few minutes.
+
+1. One seeded game between random players, rendered as the player to move sees it.
+2. A short tournament of the baselines (heuristic, greedy, random) as ``evaluate.py`` reports it.
+3. The shipped learned agent (``models/ppo-2p.zip``) against the baselines.
+4. A short training run of ``train.py``, to show the loop works end to end.
+"""
 
 from __future__ import annotations
 
 import argparse
 import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
 
 import sobek_env
 from agents import RandomAgent
 from agents.tournament import format_table, play_tournament, summarize
 
 BASELINES = ["heuristic", "greedy", "random"]
+ROOT = Path(__file__).resolve().parent
+SHIPPED_MODEL = ROOT / "models" / "ppo-2p.zip"
+DEMO_RUN = ROOT / "runs" / "demo"
 
 
 def play_one_game(num_players: int, seed: int, show_every: int) -> None:
@@ -40,15 +52,43 @@ def baseline_table(games: int, seed: int) -> None:
     print(format_table(summarize(records, BASELINES)))
 
 
+def learned_agent_tables(games: int, seed: int) -> None:
+    """The shipped 2-player model against each baseline, seats rotating."""
+    if not SHIPPED_MODEL.exists():
+        print(f"\n(no shipped model at {SHIPPED_MODEL.relative_to(ROOT)}; train one with train.py)")
+        return
+    learned = f"ppo:{SHIPPED_MODEL.relative_to(ROOT)}"
+    for opponent in ("random", "heuristic"):
+        specs = [learned, opponent]
+        records = play_tournament(specs, games, seed=seed, workers=os.cpu_count() or 1)
+        print(f"\nThe shipped learned agent against {opponent}, {games} two-player games:\n")
+        print(format_table(summarize(records, specs)))
+
+
+def short_training(timesteps: int, seed: int) -> None:
+    """A few minutes of train.py from scratch, printing its progress and evaluations."""
+    shutil.rmtree(DEMO_RUN, ignore_errors=True)  # the demo's own scratch run
+    command = [sys.executable, "train.py", "--players", "2", "--timesteps", str(timesteps), "--out", str(DEMO_RUN),
+               "--seed", str(seed), "--eval-every", str(timesteps // 2), "--eval-games", "40",
+               "--checkpoint-every", str(timesteps // 2), "--snapshot-every", str(timesteps // 2)]
+    print(f"\nA short training run ({timesteps:,} steps):\n  {' '.join(command[1:])}\n", flush=True)
+    subprocess.run(command, cwd=ROOT, check=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--players", type=int, default=3, choices=(2, 3, 4))
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--show-every", type=int, default=40, help="render every N steps (0: only the end)")
     parser.add_argument("--games", type=int, default=60, help="games of the baseline tournament (a multiple of 3)")
+    parser.add_argument("--learned-games", type=int, default=40, help="games of the learned agent per opponent")
+    parser.add_argument("--train-steps", type=int, default=100_000, help="steps of the short training (0: skip)")
     args = parser.parse_args()
     play_one_game(args.players, args.seed, args.show_every)
     baseline_table(args.games, args.seed)
+    learned_agent_tables(args.learned_games, args.seed)
+    if args.train_steps:
+        short_training(args.train_steps, args.seed)
 
 
 if __name__ == "__main__":

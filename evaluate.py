@@ -209,30 +209,47 @@ def sweep(tables: list[list[str]], args: argparse.Namespace) -> None:
 
 
 def plot_sweep(points: Sequence[AgentSummary], key: str, values: Sequence[str], title: str, path: Path) -> None:
-    """Mean final score against corruption per round, one annotated point per value, coloured by win rate."""
+    """Two panels: mean final score against corruption per round (one point per value, coloured by
+    win rate, labelled with the value), and win rate with its interval and the penalty per game
+    against the value."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(7, 5))
+    fig, (ax, bx) = plt.subplots(1, 2, figsize=(12, 5))
     x = [p.corruption_per_round for p in points]
     y = [p.score_mean for p in points]
     ax.plot(x, y, color="0.75", zorder=1)
     dots = ax.scatter(x, y, c=[p.win_rate for p in points], cmap="viridis", vmin=0, vmax=1, s=80, zorder=2)
-    middle = (min(x) + max(x)) / 2
-    for value, p in zip(values, points):
-        left = p.corruption_per_round > middle  # labels point inwards so none leaves the axes
-        ax.annotate(f"{key}={value}\nwin {p.win_rate:.0%}, penalty {p.penalty_per_game:.1f}/game",
-                    (p.corruption_per_round, p.score_mean), textcoords="offset points",
-                    xytext=(-6 if left else 6, 6), ha="right" if left else "left", fontsize=8)
+    for i, (value, p) in enumerate(zip(values, points)):
+        below = i % 2  # alternate sides so neighbouring labels do not overlap
+        ax.annotate(value, (p.corruption_per_round, p.score_mean), textcoords="offset points",
+                    xytext=(0, -14 if below else 8), ha="center", fontsize=8)
     ax.margins(x=0.1, y=0.15)
     fig.colorbar(dots, ax=ax, label="win rate")
     ax.set_xlabel("corruption per round (cards + 2 x curses)")
     ax.set_ylabel("mean final score")
-    ax.set_title(title, fontsize=10)
+    ax.set_title(f"score against corruption (labels: {key})", fontsize=10)
+
+    try:
+        settings = [float(v) for v in values]
+    except ValueError:
+        settings = list(range(len(values)))
+        bx.set_xticks(settings, values)
+    rates = [p.win_rate for p in points]
+    bx.fill_between(settings, [p.win_low for p in points], [p.win_high for p in points], alpha=0.25, color="C0")
+    bx.plot(settings, rates, "o-", color="C0", label="win rate (95% interval)")
+    bx.set_ylim(0, 1)
+    bx.set_xlabel(key)
+    bx.set_ylabel("win rate", color="C0")
+    penalty = bx.twinx()
+    penalty.plot(settings, [p.penalty_per_game for p in points], "s--", color="C3", label="penalty / game")
+    penalty.set_ylabel("points lost to the corruption penalty per game", color="C3")
+    bx.set_title(f"win rate and penalty against {key}", fontsize=10)
+    fig.suptitle(title, fontsize=11)
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    fig.savefig(path, dpi=110)
     plt.close(fig)
 
 
