@@ -3,6 +3,20 @@
 Reading checks types, ranges, known kinds, the 63 cards across all zones and
 the round's tokens, and that the player to move has a legal action. Every
 failure is a StateFormatError whose message starts with the offending field.
+
+Required fields: format, num_players, seed, round, first_player,
+current_player, scores, players (each with a hand), nile, deck, tokens. The
+others may be left out when empty: rules ({}), a player's corruption ([]),
+curses (0), sets ([]) and horizontal_sets ([]); used_tokens, discard and
+out_of_round ([]); pending (null); over (false); memory (nothing seen);
+round_log ([]); rng (a fresh generator from seed). A field that is present is
+checked in full.
+
+``pending`` has a ``phase`` (a key of ``phases.HANDLERS``) and, by phase:
+set and courtesan_card: ``goods`` and ``cards`` (laid so far; for the
+Courtesan they are already on the set); guild: ``hieroglyph``; vizier_card and
+thief_back: ``target`` (a seat); scribe: ``actor`` (the Scribe's player) and
+``queue`` (seats still to discard after the current player).
 """
 
 from __future__ import annotations
@@ -231,9 +245,9 @@ def from_document(doc: Any) -> GameState:
         path = f"players[{p}]"
         pdoc = _dict(pdoc, path)
         s.hands[p] = _counts(_get(pdoc, "hand", path + "."), f"{path}.hand")
-        s.piles[p] = _counts(_get(pdoc, "corruption", path + "."), f"{path}.corruption")
-        s.curses[p] = _int(_get(pdoc, "curses", path + "."), f"{path}.curses", 0, TOKEN_COUNTS[CURSE])
-        for i, sdoc in enumerate(_list(_get(pdoc, "sets", path + "."), f"{path}.sets")):
+        s.piles[p] = _counts(pdoc.get("corruption", []), f"{path}.corruption")
+        s.curses[p] = _int(pdoc.get("curses", 0), f"{path}.curses", 0, TOKEN_COUNTS[CURSE])
+        for i, sdoc in enumerate(_list(pdoc.get("sets", []), f"{path}.sets")):
             spath = f"{path}.sets[{i}]"
             sdoc = _dict(sdoc, spath)
             g = _goods(_get(sdoc, "goods", spath + "."), f"{spath}.goods")
@@ -258,9 +272,9 @@ def from_document(doc: Any) -> GameState:
         raise _fail("nile", f"holds {len(s.nile)} cards; it has {NILE_MAX} positions")
     s.deck = _kind_list(_get(doc, "deck", ""), "deck")
     s.tokens = _tokens(_get(doc, "tokens", ""), "tokens")
-    s.used_tokens = _tokens(_get(doc, "used_tokens", ""), "used_tokens")
-    s.discard = _counts(_get(doc, "discard", ""), "discard")
-    s.out_of_round = _counts(_get(doc, "out_of_round", ""), "out_of_round")
+    s.used_tokens = _tokens(doc.get("used_tokens", []), "used_tokens")
+    s.discard = _counts(doc.get("discard", []), "discard")
+    s.out_of_round = _counts(doc.get("out_of_round", []), "out_of_round")
     s.pending = _read_pending(doc.get("pending"), s)
     _read_memory(doc.get("memory"), s)
     s.round_log = _read_round_log(doc.get("round_log", []), n)
