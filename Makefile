@@ -6,7 +6,7 @@ STAMP   = $(VENV)/.installed
 
 .PHONY: install test demo lint stress clean
 
-$(STAMP): pyproject.toml constraints.txt
+$(STAMP): pyproject.toml constraints.txt setup.py sobek_env/_observe.pyx
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet -c constraints.txt -e ".[dev]"
 	touch $(STAMP)

@@ -4,10 +4,18 @@
 into a preallocated buffer through named views, in the ``original`` or
 ``memory`` information variant. Seats are relative: row 0 is the observing
 seat, then the opponents in seat order after him.
+
+The encoding has two implementations that write identical vectors: the Python
+:meth:`Observer.encode_python`, the reference, and a compiled twin
+(``sobek_env/_observe.pyx``, built by ``pip install`` when Cython and a C
+compiler are at hand) that :meth:`Observer.encode` uses when it was built.
+Set the environment variable ``SOBEK_PURE_PYTHON=1`` (before importing
+``sobek_env``) to force the Python path; :data:`COMPILED` tells which is in use.
 """
 
 from __future__ import annotations
 
+import os
 from functools import cache
 
 import numpy as np
@@ -30,6 +38,15 @@ from .catalogue import (
 from .phases import PHASES
 from .scoring import TableSet, scarabs_of, set_value
 from .state import GameState
+
+if os.environ.get("SOBEK_PURE_PYTHON", "") not in ("", "0"):
+    _observe = None
+else:
+    try:
+        from . import _observe
+    except ImportError:  # not built (no compiler at install): the Python path serves
+        _observe = None
+COMPILED = _observe is not None  # whether Observer.encode runs the compiled encoder
 
 MODES = ("original", "memory")
 NILE_SLOTS = 9
@@ -108,8 +125,9 @@ def describe_layout(num_players: int) -> list[tuple[str, tuple[int, ...], str]]:
 class Observer:
     """Writes what one seat sees into a preallocated float32 buffer, exposed as named views.
 
-    Every entry but the scores and the set points is a small count or a one-hot flag (below 64;
-    a bytearray would raise, not wrap, above 255), so :meth:`encode` stages them in a bytearray,
+    :meth:`encode` runs the compiled encoder when it was built, else :meth:`encode_python` (module
+    docstring). In the Python path every entry but the scores and the set points is a small count or
+    a one-hot flag (below 64; a bytearray would raise, not wrap, above 255), so it stages them in a bytearray,
     where writing a row from the engine's lists is a C-level copy, converts the whole vector to
     float32 with one numpy call, then writes the two rows of floats. Writing the numpy views slice
     by slice cost several times as much. The per-back counts of each hand and pile and the rows of
@@ -142,8 +160,17 @@ class Observer:
             for pos in range(NILE_SLOTS)
         )
 
+        # the compiled twin writes the same buffer, so the named views serve both paths
+        self._compiled = None if _observe is None else _observe.Encoder(self.buffer, self._at, n, self.memory)
+
     def encode(self, s: GameState, seat: int) -> np.ndarray:
         """Fill the buffer with ``seat``'s view of ``s`` and return it (not a copy)."""
+        if self._compiled is not None:
+            return self._compiled.encode(s, seat)
+        return self.encode_python(s, seat)
+
+    def encode_python(self, s: GameState, seat: int) -> np.ndarray:
+        """:meth:`encode` in pure Python: the reference the compiled encoder is tested against."""
         n, b, at, whole, rows = self.num_players, self._stage, self._at, self._whole, self._rows
         order = self._order[seat]
         b[:] = self._blank
