@@ -14,12 +14,10 @@ from operator import gt
 
 from .actions import NUM_ACTIONS
 from .catalogue import (
-    CURSE,
     GREEN,
     KIND_BACK,
     NUM_KINDS,
     NUM_TOKEN_KINDS,
-    PROSPERITY,
     PROSPERITY_GOODS,
     ROUNDS,
     SCRIBE_HAND_LIMIT,
@@ -35,18 +33,6 @@ from .state import GameState
 
 class InvariantError(AssertionError):
     """A state broke one of the game's invariants (a bug in the engine)."""
-
-
-def token_counts(s: GameState) -> list[int]:
-    """This round's tokens by kind, wherever they are (face down, used, placed or pending)."""
-    seen = [a + b for a, b in zip(s.tokens, s.used_tokens)]
-    seen[CURSE] += sum(s.curses)
-    seen[PROSPERITY] += sum(t.prosperity for own in s.sets for t in own if t is not None)
-    if s.phase == "curse":
-        seen[CURSE] += 1
-    elif s.phase == "prosperity":
-        seen[PROSPERITY] += 1
-    return seen
 
 
 def _check_cards(s: GameState) -> None:
@@ -75,7 +61,7 @@ def _check_cards(s: GameState) -> None:
 
 
 def _check_tokens(s: GameState) -> None:
-    tokens = token_counts(s)
+    tokens = s.token_counts()
     if min(s.tokens) < 0 or min(s.used_tokens) < 0 or min(s.curses) < 0:
         raise InvariantError(f"negative token count: tokens {s.tokens}, used {s.used_tokens}, curses {s.curses}")
     if any(tokens[t] > TOKEN_COUNTS[t] for t in range(NUM_TOKEN_KINDS)):
@@ -134,8 +120,9 @@ def check_play(s: GameState) -> None:
     """:func:`check`, plus what holds only for states reached by play from ``GameState.new``."""
     check(s)
     n = s.rules.num_players
-    if sum(token_counts(s)) != TOKENS_PER_ROUND:  # rules §2.5, also on the table of a finished game
-        raise InvariantError(f"the round has {sum(token_counts(s))} tokens, not {TOKENS_PER_ROUND}")
+    tokens = sum(s.token_counts())
+    if tokens != TOKENS_PER_ROUND:  # rules §2.5, also on the table of a finished game
+        raise InvariantError(f"the round has {tokens} tokens, not {TOKENS_PER_ROUND}")
     for p, own in enumerate(s.sets):
         for table_set in own:
             if table_set is not None and sum(table_set.cards) < SET_MIN_CARDS:  # rules §6

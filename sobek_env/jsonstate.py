@@ -392,13 +392,7 @@ def _check_cards(s: GameState) -> None:
 
 def _check_tokens(s: GameState) -> None:
     """The round's 5 tokens, each kind within the 12 of the token catalogue."""
-    seen = [a + b for a, b in zip(s.tokens, s.used_tokens)]
-    seen[CURSE] += sum(s.curses)
-    seen[PROSPERITY] += sum(t.prosperity for own in s.sets for t in own if t is not None)
-    if s.pending is not None and s.pending.phase == "curse":
-        seen[CURSE] += 1
-    if s.pending is not None and s.pending.phase == "prosperity":
-        seen[PROSPERITY] += 1
+    seen = s.token_counts()
     for t, c in enumerate(seen):
         if c > TOKEN_COUNTS[t]:
             raise _fail("tokens", f"{c} {TOKENS[t]!r} tokens in play; the game has {TOKEN_COUNTS[t]}")

@@ -13,6 +13,7 @@ from numbers import Integral
 
 from . import actions as A
 from .catalogue import (
+    CURSE,
     DELIVERY_SIZE,
     EARLY_END_ROUND,
     EARLY_END_SCORE,
@@ -21,6 +22,7 @@ from .catalogue import (
     KIND_BACK,
     NUM_KINDS,
     NUM_TOKEN_KINDS,
+    PROSPERITY,
     ROUNDS,
     START,
     START_HAND,
@@ -257,6 +259,18 @@ class GameState:
         for k in self.deck:
             total[k] += 1
         return total
+
+    def token_counts(self) -> list[int]:
+        """This round's tokens per kind, wherever they are: face down, used, lying on a player
+        or a set, or chosen and waiting for a target (5 in a state reached by play)."""
+        seen = [a + b for a, b in zip(self.tokens, self.used_tokens)]
+        seen[CURSE] += sum(self.curses)
+        seen[PROSPERITY] += sum(t.prosperity for own in self.sets for t in own if t is not None)
+        if self.pending is not None and self.pending.phase == "curse":
+            seen[CURSE] += 1
+        elif self.pending is not None and self.pending.phase == "prosperity":
+            seen[PROSPERITY] += 1
+        return seen
 
     # ------------------------------------------------------------------ moves shared by the phases
 

@@ -20,7 +20,7 @@ import sobek_env
 from sobek_env import GameState, IllegalActionError
 from sobek_env.actions import ACTION_NAMES, NUM_ACTIONS
 from sobek_env.catalogue import EARLY_END_SCORE, ROUNDS, TOKENS_PER_ROUND
-from sobek_env.invariants import InvariantError, check, check_mask, check_play, token_counts
+from sobek_env.invariants import InvariantError, check, check_mask, check_play
 from sobek_env.stress import PROFILES, WEIGHTS, Collector, Policy, random_rules, step_bound
 
 LONG = os.environ.get("SOBEK_LONG") == "1"
@@ -80,7 +80,7 @@ def test_games_keep_every_invariant_and_end_within_the_bound(
     s = GameState.new(n, seed=seed, **rules)
     check_play(s)
     player = Player(seats, policy_seed, forced)
-    round_, tokens, steps = s.round, token_counts(s), 0
+    round_, tokens, steps = s.round, s.token_counts(), 0
     while not s.is_over:
         scores, phase, a = s.scores, s.phase, player.pick(s)
         s.apply(a)
@@ -91,11 +91,11 @@ def test_games_keep_every_invariant_and_end_within_the_bound(
             moved_by_token = ACTION_NAMES[a].startswith(("token:guild", "token:deceit")) or phase == "guild"
             assert moved_by_token or s.round != round_ or s.is_over
         if s.round == round_:
-            assert token_counts(s) == tokens, "the round's 5 tokens changed within the round"
+            assert s.token_counts() == tokens, "the round's 5 tokens changed within the round"
         else:
             assert s.round == round_ + 1
             assert not (round_ == 2 and max(s.scores) > EARLY_END_SCORE), "round 3 after a score over 100"
-            round_, tokens = s.round, token_counts(s)
+            round_, tokens = s.round, s.token_counts()
     assert sum(tokens) == TOKENS_PER_ROUND
     assert len(s.round_log) == s.round
     assert s.round == ROUNDS or max(s.scores) > EARLY_END_SCORE
