@@ -10,6 +10,13 @@ by default) and frozen snapshots of the learner itself (self-play), which
 share --self-play-weight. A snapshot is taken at the start and every
 --snapshot-every steps; the latest --snapshots of them play.
 
+By default (--features advice) the network reads the observation and the
+heuristic's reading of it (its choice, its estimate of each choice at the
+start of a turn, the corruption race; see agents/features.py), and the
+heuristic's choice is added to the policy's logits with a learnt weight that
+starts at --advice-prior: the learner starts from the heuristic's play and
+learns where to depart from it. --features raw learns from the observation alone.
+
 Every --eval-every steps the deterministic policy plays --eval-games games
 against each baseline (every other seat random, then heuristic); the win
 rates and their Wilson 95% intervals go to stdout, TensorBoard and eval.csv.
@@ -40,6 +47,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
 
+import gymnasium
 import numpy as np
 import sb3_contrib
 import stable_baselines3
@@ -54,16 +62,17 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices
 from tqdm import tqdm
 
 import sobek_env
+from agents.features import DEFAULT_FEATURES, FEATURE_SETS, Featurizer, observation_size
 from agents.pool import OpponentPool, parse_entry
-from agents.ppo import Log1pFeatures, PPOAgent, save_ppo
+from agents.ppo import AdvisedPolicy, Log1pFeatures, PPOAgent, save_ppo
 from agents.registry import make
 from agents.tournament import wilson_interval
 from sobek_env.env import REWARD_MODES, SCORE_SCALE
 from sobek_env.observation import MODES
 
-# about an hour on 2 cores: measured 1,800 steps/s with 2 players on a quiet machine, and 1,400, 1,100
-# and 820 with 2, 3 and 4 players beside two other busy processes
-DEFAULT_TIMESTEPS = {2: 5_000_000, 3: 4_000_000, 4: 3_000_000}
+# within an hour on 2 cores: measured 1,400-2,000 steps/s with 2 players and the advice features,
+# about half that with 4 (three opponents act between the learner's steps)
+DEFAULT_TIMESTEPS = {2: 3_000_000, 3: 2_500_000, 4: 2_000_000}
 ROUND_MARGIN = "round-margin"
 REWARDS = (ROUND_MARGIN, *REWARD_MODES)
 DEFAULT_POOL = ("random@1", "greedy@1", "heuristic@3", "heuristic:tolerance=0.2@1", "heuristic:tolerance=0.8@1")
@@ -79,7 +88,7 @@ DEFAULTS = {
     "envs": min(ENVS_PER_CORE * (os.cpu_count() or 1), MAX_DEFAULT_ENVS),
     "pool": list(DEFAULT_POOL), "self_play_weight": 1.0, "snapshot_every": 250_000, "snapshots": 5,
     "eval_every": 250_000, "eval_games": 200, "eval_seed": EVAL_SEED, "checkpoint_every": 250_000,
-    "mode": "original", "reward": ROUND_MARGIN,
+    "mode": "original", "reward": ROUND_MARGIN, "features": DEFAULT_FEATURES, "advice_prior": 3.0,
     "lr": 3e-4, "n_steps": 1024, "batch_size": 512, "epochs": 5, "gamma": 0.995, "gae_lambda": 0.95,
     "clip": 0.2, "ent_coef": 0.01, "net": [256, 256],
 }
@@ -167,6 +176,12 @@ def build_parser() -> TrainingParser:
     run.add_argument("--reward", choices=REWARDS,
                      help=f"reward: {ROUND_MARGIN} (the margin, paid at each scoring) or an environment's reward "
                           f"mode (default {d['reward']})")
+    run.add_argument("--features", choices=FEATURE_SETS,
+                     help=f"what the network reads: raw (the observation) or advice (the observation and the "
+                          f"heuristic's reading of it, see agents/features.py; default {d['features']})")
+    run.add_argument("--advice-prior", type=non_negative_float, metavar="W",
+                     help="with --features advice: the starting weight of the heuristic's choice in the policy's "
+                          f"logits (0: none; default {d['advice_prior']})")
     pool = parser.add_argument_group("opponents")
     pool.add_argument("--pool", nargs="*", metavar="SPEC[@WEIGHT]",
                       help=f"fixed opponents and their weights (default {' '.join(DEFAULT_POOL)}); "
@@ -236,6 +251,8 @@ def read_config(parser: TrainingParser, out: Path) -> dict:
         config = json.loads(path.read_text())
     except (OSError, json.JSONDecodeError) as exc:
         parser.error(f"cannot read {str(path)!r} ({exc}); fix or remove it")
+    config.setdefault("features", "raw")  # runs from before feature sets read the observation alone
+    config.setdefault("advice_prior", DEFAULTS["advice_prior"])
     missing = sorted(set(DEFAULTS) - set(config))
     if missing:
         parser.error(f"{str(path)!r} lacks {', '.join(missing)}; it was not written by this train.py")
@@ -271,12 +288,18 @@ class TrainingEnv(sobek_env.SingleAgentEnv):
     scoring. It sums to the margin but tells which round earned it.
     """
 
-    def __init__(self, pool: OpponentPool, reward: str, **kwargs) -> None:
+    def __init__(self, pool: OpponentPool, reward: str, features: str = "raw", **kwargs) -> None:
         round_margin = reward == ROUND_MARGIN
         super().__init__(pool, num_players=pool.num_players, reward_mode="margin" if round_margin else reward, **kwargs)
         self.pool = pool
         self.round_margin = round_margin
         self._lead = 0.0
+        self.featurize = Featurizer(features, pool.num_players)
+        if self.featurize.size != self.observation_space.shape[0]:
+            self.observation_space = gymnasium.spaces.Box(-np.inf, np.inf, (self.featurize.size,), np.float32)
+
+    def _features(self, observation: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        return self.featurize({"observation": observation, "action_mask": mask})
 
     def lead(self) -> float:
         """(own score - best other score) / 100 now."""
@@ -290,14 +313,16 @@ class TrainingEnv(sobek_env.SingleAgentEnv):
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
         observation, info = super().reset(seed=seed, options=options)
         self._lead = self.lead()
-        return observation, {**info, "action_mask": self.action_masks()}
+        mask = self.action_masks()
+        return self._features(observation, mask), {**info, "action_mask": mask}
 
     def step(self, action) -> tuple[np.ndarray, float, bool, bool, dict]:
         observation, reward, terminated, truncated, info = super().step(action)
         if self.round_margin:
             lead = self.lead()
             reward, self._lead = lead - self._lead, lead
-        return observation, reward, terminated, truncated, {**info, "action_mask": self.action_masks()}
+        mask = self.action_masks()
+        return self._features(observation, mask), reward, terminated, truncated, {**info, "action_mask": mask}
 
 
 class MasksFromInfo(VecEnvWrapper):
@@ -330,7 +355,7 @@ def env_factory(config: dict, snapshots: Sequence[str]) -> Callable[[], Monitor]
             signal.signal(signal.SIGINT, signal.SIG_IGN)  # a worker leaves Ctrl-C to the trainer, which closes it
         pool = OpponentPool([tuple(e) for e in config["pool"]], config["players"], config["mode"],
                             config["self_play_weight"], config["snapshots"], snapshots)
-        return Monitor(TrainingEnv(pool, config["reward"], observation_mode=config["mode"]))
+        return Monitor(TrainingEnv(pool, config["reward"], config["features"], observation_mode=config["mode"]))
 
     return build
 
@@ -349,15 +374,20 @@ def make_vec_env(config: dict, snapshots: Sequence[str]) -> VecEnv:
 def model_meta(config: dict, timesteps: int) -> dict:
     """What ``sobek.json`` records about a model of this run."""
     return {"num_players": config["players"], "observation_mode": config["mode"], "reward_mode": config["reward"],
-            "timesteps": timesteps}
+            "features": config["features"], "timesteps": timesteps}
 
 
 def new_model(config: dict, env: VecEnv, seed: int) -> MaskablePPO:
     """An untrained MaskablePPO with the run's network and hyper-parameters."""
+    base = observation_size(config["players"])
     policy_kwargs = {"net_arch": {"pi": config["net"], "vf": config["net"]}, "activation_fn": torch.nn.ReLU,
-                     "features_extractor_class": Log1pFeatures}
+                     "features_extractor_class": Log1pFeatures, "features_extractor_kwargs": {"squashed": base}}
+    policy = MaskableActorCriticPolicy
+    if config["features"] == "advice":
+        policy = AdvisedPolicy
+        policy_kwargs.update(advice_start=base, prior=config["advice_prior"])
     return MaskablePPO(
-        "MlpPolicy", env, learning_rate=config["lr"], n_steps=config["n_steps"], batch_size=config["batch_size"],
+        policy, env, learning_rate=config["lr"], n_steps=config["n_steps"], batch_size=config["batch_size"],
         n_epochs=config["epochs"], gamma=config["gamma"], gae_lambda=config["gae_lambda"],
         clip_range=config["clip"], ent_coef=config["ent_coef"], policy_kwargs=policy_kwargs,
         seed=seed, device="cpu", verbose=0)

@@ -373,17 +373,29 @@ class HeuristicAgent(SeededAgent):
         self.tolerance = float(tolerance)
 
     def act(self, observation: dict) -> int:
-        view = View(observation)
-        model = Model(view, 2.0 * (1.0 - self.tolerance))  # 0.5 takes the corruption estimate as it is
-        action = _HANDLERS[view.phase](model)
-        if not view.legal(action):  # a safety net: every handler aims at a legal id
-            action = next(a for a in range(A.NUM_ACTIONS) if view.mask[a])
-        return action
+        return advise(observation, self.tolerance)[0]
+
+
+def advise(observation: dict, tolerance: float = BEST) -> tuple[int, list[tuple[float, int]], Model]:
+    """The heuristic's reading of a decision with legal actions: (its action, its estimate of each
+    choice at the start of a turn (none in a sub-decision), the :class:`Model` it reasoned with)."""
+    view = View(observation)
+    model = Model(view, 2.0 * (1.0 - tolerance))  # 0.5 takes the corruption estimate as it is
+    options = turn_options(model) if view.phase is None else []
+    action = max(options)[1] if options else _HANDLERS[view.phase](model)
+    if not view.legal(action):  # a safety net: every handler aims at a legal id
+        action = next(a for a in range(A.NUM_ACTIONS) if view.mask[a])
+    return action, options, model
 
 
 # ---------------------------------------------------------------------- the start of a turn
 
 def _turn(m: Model) -> int:
+    return max(turn_options(m))[1]
+
+
+def turn_options(m: Model) -> list[tuple[float, int]]:
+    """Every choice at the start of a turn as (estimate after it, action id)."""
     v = m.v
     options = [(m.take(i, corruption=True), A.TAKE + i) for i in range(min(TAKE_WINDOW, len(v.nile)))]
     for g in range(NUM_GOODS):
@@ -395,7 +407,7 @@ def _turn(m: Model) -> int:
             v.hand[kind] -= 1
             options.append((_POWERS[kind](m), A.CHARACTER + kind - FIRST_CHARACTER))
             v.hand[kind] += 1
-    return max(options)[1]
+    return options
 
 
 def _merchant_gain(m: Model) -> float:

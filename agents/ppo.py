@@ -18,11 +18,13 @@ import torch
 from gymnasium import spaces
 from sb3_contrib import MaskablePPO
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
-from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
+from stable_baselines3.common.torch_layers import BaseFeaturesExtractor, MlpExtractor
+from torch import nn
 
-import sobek_env
+from sobek_env.actions import NUM_ACTIONS
 
 from .base import SeededAgent
+from .features import FEATURE_SETS, Featurizer, feature_size
 
 MODEL_FORMAT = "sobek-ppo/1"
 META_MEMBER = "sobek.json"
@@ -30,13 +32,76 @@ META_MEMBER = "sobek.json"
 
 class Log1pFeatures(BaseFeaturesExtractor):
     """The observation vector squashed by ``log(1 + x)``: counts and raw points (deck size, set
-    points up to ~80) stay on the scale of the one-hot entries, with no statistics to save."""
+    points up to ~80) stay on the scale of the one-hot entries, with no statistics to save.
 
-    def __init__(self, observation_space: spaces.Box) -> None:
-        super().__init__(observation_space, features_dim=int(np.prod(observation_space.shape)))
+    With ``squashed`` entries given, only those first ones are squashed; the rest (derived
+    features, see :mod:`agents.features`, already scaled and possibly negative) pass as they are.
+    """
+
+    def __init__(self, observation_space: spaces.Box, squashed: int | None = None) -> None:
+        size = int(np.prod(observation_space.shape))
+        super().__init__(observation_space, features_dim=size)
+        self.squashed = size if squashed is None else squashed
 
     def forward(self, observations: torch.Tensor) -> torch.Tensor:
-        return torch.log1p(observations.flatten(1))
+        flat = observations.flatten(1)
+        if self.squashed == flat.shape[1]:
+            return torch.log1p(flat)
+        return torch.cat((torch.log1p(flat[:, :self.squashed]), flat[:, self.squashed:]), dim=1)
+
+
+class AdvisedExtractor(MlpExtractor):
+    """sb3's policy and value networks, the policy's latent followed by the features' advice
+    one-hot (``advice``: its slice of the features), which :class:`AdvisedHead` reads."""
+
+    def __init__(self, feature_dim: int, net_arch, activation_fn, device, advice: tuple[int, int]) -> None:
+        super().__init__(feature_dim, net_arch=net_arch, activation_fn=activation_fn, device=device)
+        self.hidden = self.latent_dim_pi
+        self.advice = slice(*advice)
+        self.latent_dim_pi = self.hidden + advice[1] - advice[0]
+
+    def forward_actor(self, features: torch.Tensor) -> torch.Tensor:
+        return torch.cat((self.policy_net(features), features[:, self.advice]), dim=1)
+
+
+class AdvisedHead(nn.Module):
+    """Action logits: a linear layer of the policy's latent plus ``prior`` (learnt) times the advice
+    one-hot, so that an untrained policy already leans to the heuristic's choice."""
+
+    def __init__(self, hidden: int, actions: int, prior: float) -> None:
+        super().__init__()
+        self.hidden = hidden
+        self.linear = nn.Linear(hidden, actions)
+        nn.init.orthogonal_(self.linear.weight, gain=0.01)  # as sb3 starts its action layer
+        nn.init.zeros_(self.linear.bias)
+        self.prior = nn.Parameter(torch.tensor(float(prior)))
+
+    def forward(self, latent: torch.Tensor) -> torch.Tensor:
+        return self.linear(latent[:, :self.hidden]) + self.prior * latent[:, self.hidden:]
+
+
+class AdvisedPolicy(MaskableActorCriticPolicy):
+    """MaskablePPO's policy for the ``advice`` features: the heuristic's choice (features
+    ``advice_start`` to ``advice_start + 75``) is added to the logits with a learnt weight that
+    starts at ``prior``. The network learns where to depart from the heuristic instead of
+    learning the game from nothing."""
+
+    def __init__(self, *args, advice_start: int, prior: float = 3.0, **kwargs) -> None:
+        self.advice_start = advice_start
+        self.prior = prior
+        super().__init__(*args, **kwargs)
+
+    def _build_mlp_extractor(self) -> None:
+        self.mlp_extractor = AdvisedExtractor(self.features_dim, self.net_arch, self.activation_fn, self.device,
+                                              (self.advice_start, self.advice_start + NUM_ACTIONS))
+
+    def _build(self, lr_schedule) -> None:
+        super()._build(lr_schedule)
+        self.action_net = AdvisedHead(self.mlp_extractor.hidden, NUM_ACTIONS, self.prior)
+        self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs)
+
+    def _get_constructor_parameters(self) -> dict:
+        return {**super()._get_constructor_parameters(), "advice_start": self.advice_start, "prior": self.prior}
 
 
 class PPOAgent(SeededAgent):
@@ -56,10 +121,11 @@ class PPOAgent(SeededAgent):
         self.policy = policy
         self.meta = meta
         self.deterministic = deterministic
+        self.featurize = Featurizer(meta.get("features", "raw"), meta["num_players"])
 
     def act(self, observation: dict) -> int:
         mask = np.asarray(observation["action_mask"], dtype=bool)
-        obs = torch.as_tensor(observation["observation"], dtype=torch.float32).reshape(1, -1)
+        obs = torch.as_tensor(self.featurize(observation)).reshape(1, -1)
         with torch.no_grad():
             features = self.policy.pi_features_extractor(obs)
             logits = self.policy.action_net(self.policy.mlp_extractor.forward_actor(features))[0].numpy()
@@ -123,6 +189,11 @@ def load_ppo(
     set to one thread: on one observation at a time, more threads only contend (10x slower).
     """
     meta = read_meta(path)
+    features = meta.get("features", "raw")  # models before feature sets read the observation alone
+    if features not in FEATURE_SETS or meta.get("num_players") not in (2, 3, 4):
+        raise ValueError(f"model {str(path)!r} records num_players={meta.get('num_players')!r} and "
+                         f"features={features!r} in {META_MEMBER}; expected 2 to 4 players and one of "
+                         f"{', '.join(FEATURE_SETS)}")
     for key, wanted in (("num_players", num_players), ("observation_mode", observation_mode)):
         if wanted is not None and meta.get(key) != wanted:
             raise ValueError(f"model {str(path)!r} was trained for {key}={meta.get(key)!r} but this table has "
@@ -133,9 +204,10 @@ def load_ppo(
     except Exception as exc:  # sb3 raises anything from KeyError to pickle errors on a foreign zip
         raise ValueError(f"{str(path)!r} could not be loaded as a MaskablePPO model ({type(exc).__name__}: {exc}); "
                          "give a model.zip saved by train.py") from None
-    size = max(s.stop for s in sobek_env.observation_layout(meta["num_players"]).values())
+    size = feature_size(features, meta["num_players"])
     if model.observation_space.shape != (size,):
-        raise ValueError(f"model {str(path)!r} reads observations of shape {model.observation_space.shape} but the "
-                         f"environment now gives ({size},) for {meta['num_players']} players; retrain the model")
+        raise ValueError(f"model {str(path)!r} reads vectors of shape {model.observation_space.shape} but its "
+                         f"features {features!r} now give ({size},) for {meta['num_players']} players; "
+                         "retrain the model")
     model.policy.set_training_mode(False)
     return PPOAgent(model.policy, meta, deterministic=deterministic, seed=seed)

@@ -17,7 +17,7 @@ import sobek_env
 import train  # a script at the repository's root; pytest's pythonpath setting puts it on the path
 from agents import make
 from agents.pool import OpponentPool, parse_entry
-from agents.ppo import META_MEMBER, PPOAgent, load_ppo, read_meta
+from agents.ppo import META_MEMBER, PPOAgent, load_ppo, read_meta, save_ppo
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -158,6 +158,52 @@ def test_missing_corrupt_and_foreign_files_are_refused_clearly(run_dir: Path, tm
         load_ppo(broken)
 
 
+def fresh_model(tmp_path: Path, features: str) -> Path:
+    """An untrained model with ``features``, saved as train.py saves its models."""
+    config = {**train.DEFAULTS, "players": 2, "envs": 1, "seed": 0, "pool": [["random", 1.0]],
+              "self_play_weight": 0.0, "net": [32, 32], "features": features}
+    env = train.make_vec_env(config, [])
+    try:
+        model = train.new_model(config, env, seed=0)
+    finally:
+        env.close()
+    path = tmp_path / f"{features}.zip"
+    save_ppo(model, path, train.model_meta(config, 0), with_optimizer=False)
+    return path
+
+
+def test_an_untrained_advised_policy_already_plays_as_the_heuristic(tmp_path: Path) -> None:
+    agent = load_ppo(fresh_model(tmp_path, "advice"))
+    assert agent.meta["features"] == "advice"
+    heuristic = make("heuristic")
+    env = sobek_env.SingleAgentEnv(make("random", seed=1), num_players=2)
+    observation, _ = env.reset(seed=4)
+    over, moves = False, 0
+    while not over:
+        step = {"observation": observation, "action_mask": env.action_masks()}
+        action = agent.act(step)
+        assert action == heuristic.act(step)
+        observation, _, over, _, _ = env.step(action)
+        moves += 1
+    assert moves > 20
+
+
+def test_a_model_on_the_raw_observation_loads_and_plays(tmp_path: Path) -> None:
+    agent = load_ppo(fresh_model(tmp_path, "raw"), num_players=2)
+    assert agent.meta["features"] == "raw"
+    assert play_game(agent) == play_game(agent)
+
+
+def test_a_model_with_unknown_or_mismatched_features_is_refused(run_dir: Path, tmp_path: Path) -> None:
+    assert read_meta(run_dir / "model.zip")["features"] == "advice"
+    bogus = copy_model(run_dir / "model.zip", tmp_path / "bogus.zip", features="bogus")
+    with pytest.raises(ValueError, match="features='bogus'"):
+        load_ppo(bogus)
+    mismatched = copy_model(run_dir / "model.zip", tmp_path / "raw.zip", features="raw")
+    with pytest.raises(ValueError, match="features 'raw' now give"):
+        load_ppo(mismatched)
+
+
 # ---------------------------------------------------------------- the pool
 
 
@@ -217,6 +263,8 @@ def test_pool_rejects_bad_settings() -> None:
     (["--players", "2", "--timesteps", "-5"], "must be a positive integer"),
     (["--players", "2", "--pool", "--self-play-weight", "0"], "the pool is empty"),
     (["--players", "5"], "invalid choice"),
+    (["--players", "2", "--features", "advise"], "invalid choice: 'advise'"),
+    (["--players", "2", "--advice-prior", "-1"], "must be 0 or more"),
     ([], "--players is required"),
     (["--resume"], "no run to resume"),
 ])
