@@ -2,7 +2,7 @@
 
 1. One seeded game between random players, rendered as the player to move sees it.
 2. A short tournament of the baselines (heuristic, greedy, random) as ``evaluate.py`` reports it.
-3. The shipped learned agent (``models/ppo-2p.zip``) against the baselines.
+3. The shipped learned agents (``models/ppo-2p.zip``, ``models/ppo-4p.zip``) against the baselines.
 4. A short training run of ``train.py``, to show the loop works end to end.
 """
 
@@ -21,7 +21,7 @@ from agents.tournament import format_table, play_tournament, summarize
 
 BASELINES = ["heuristic", "greedy", "random"]
 ROOT = Path(__file__).resolve().parent
-SHIPPED_MODEL = ROOT / "models" / "ppo-2p.zip"
+SHIPPED_MODELS = {n: ROOT / "models" / f"ppo-{n}p.zip" for n in (2, 4)}
 DEMO_RUN = ROOT / "runs" / "demo"
 
 
@@ -53,16 +53,17 @@ def baseline_table(games: int, seed: int) -> None:
 
 
 def learned_agent_tables(games: int, seed: int) -> None:
-    """The shipped 2-player model against each baseline, seats rotating."""
-    if not SHIPPED_MODEL.exists():
-        print(f"\n(no shipped model at {SHIPPED_MODEL.relative_to(ROOT)}; train one with train.py)")
-        return
-    learned = f"ppo:{SHIPPED_MODEL.relative_to(ROOT)}"
-    for opponent in ("random", "heuristic"):
-        specs = [learned, opponent]
-        records = play_tournament(specs, games, seed=seed, workers=os.cpu_count() or 1)
-        print(f"\nThe shipped learned agent against {opponent}, {games} two-player games:\n")
-        print(format_table(summarize(records, specs)))
+    """Each shipped model against the baselines it was measured against, seats rotating."""
+    for num_players, path in SHIPPED_MODELS.items():
+        if not path.exists():
+            print(f"\n(no shipped model at {path.relative_to(ROOT)}; train one with train.py)")
+            continue
+        learned = f"ppo:{path.relative_to(ROOT)}"
+        for opponent in ("random", "heuristic"):
+            specs = [learned] + [opponent] * (num_players - 1)
+            records = play_tournament(specs, games, seed=seed, workers=os.cpu_count() or 1)
+            print(f"\nThe shipped {num_players}-player agent against {opponent}, {games} games:\n")
+            print(format_table(summarize(records, specs)))
 
 
 def short_training(timesteps: int, seed: int) -> None:

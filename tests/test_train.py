@@ -204,6 +204,14 @@ def test_a_model_with_unknown_or_mismatched_features_is_refused(run_dir: Path, t
         load_ppo(mismatched)
 
 
+@pytest.mark.parametrize("path", sorted((ROOT / "models").glob("ppo-*p.zip")), ids=lambda p: p.name)
+def test_each_shipped_model_loads_for_its_table_and_plays(path: Path) -> None:
+    num_players = int(path.stem.removeprefix("ppo-").removesuffix("p"))
+    agent = make(f"ppo:{path}", num_players=num_players, observation_mode="original")
+    assert agent.meta["num_players"] == num_players and path.stat().st_size < 4_000_000
+    assert play_game(agent, num_players=num_players, seed=1) == play_game(agent, num_players=num_players, seed=1)
+
+
 # ---------------------------------------------------------------- the pool
 
 
