@@ -19,6 +19,7 @@ from gymnasium import spaces
 from sb3_contrib import MaskablePPO
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor, MlpExtractor
+from stable_baselines3.common.type_aliases import Schedule
 from torch import nn
 
 from sobek_env.actions import NUM_ACTIONS
@@ -54,7 +55,8 @@ class AdvisedExtractor(MlpExtractor):
     """sb3's policy and value networks, the policy's latent followed by the features' advice
     one-hot (``advice``: its slice of the features), which :class:`AdvisedHead` reads."""
 
-    def __init__(self, feature_dim: int, net_arch, activation_fn, device, advice: tuple[int, int]) -> None:
+    def __init__(self, feature_dim: int, net_arch: list[int] | dict[str, list[int]], activation_fn: type[nn.Module],
+                 device: torch.device | str, advice: tuple[int, int]) -> None:
         super().__init__(feature_dim, net_arch=net_arch, activation_fn=activation_fn, device=device)
         self.hidden = self.latent_dim_pi
         self.advice = slice(*advice)
@@ -95,7 +97,7 @@ class AdvisedPolicy(MaskableActorCriticPolicy):
         self.mlp_extractor = AdvisedExtractor(self.features_dim, self.net_arch, self.activation_fn, self.device,
                                               (self.advice_start, self.advice_start + NUM_ACTIONS))
 
-    def _build(self, lr_schedule) -> None:
+    def _build(self, lr_schedule: Schedule) -> None:
         super()._build(lr_schedule)
         self.action_net = AdvisedHead(self.mlp_extractor.hidden, NUM_ACTIONS, self.prior)
         self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs)
