@@ -62,7 +62,8 @@ def learned_agent_tables(games: int, seed: int) -> None:
         for opponent in ("random", "heuristic"):
             specs = [learned] + [opponent] * (num_players - 1)
             records = play_tournament(specs, games, seed=seed, workers=os.cpu_count() or 1)
-            print(f"\nThe shipped {num_players}-player agent against {opponent}, {games} games:\n")
+            print(f"\nThe shipped {num_players}-player agent against {opponent}, {games} games "
+                  "(a small sample: the README gives 2,000-game figures and their commands):\n")
             print(format_table(summarize(records, specs)))
 
 
