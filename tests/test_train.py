@@ -12,6 +12,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import torch
+from sb3_contrib import MaskablePPO
 
 import sobek_env
 import train  # a script at the repository's root; pytest's pythonpath setting puts it on the path
@@ -96,6 +98,22 @@ def test_resume_continues_an_interrupted_run_to_its_total(run_dir: Path, tmp_pat
     assert (out / "checkpoints" / "step_0000003072" / "state.json").is_file()
     again = run_train("--out", str(out), "--resume")
     assert again.returncode == 0 and "is complete" in again.stdout
+
+
+def test_the_same_seed_trains_the_same_weights(run_dir: Path, tmp_path: Path) -> None:
+    out = tmp_path / "again"
+    result = run_train(*TINY, "--timesteps", "2048", "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    again = MaskablePPO.load(out / "model.zip", device="cpu").policy.state_dict()
+    checkpoint = run_dir / "checkpoints" / "step_0000002048" / "model.zip"  # the first run at the same step
+    first = MaskablePPO.load(checkpoint, device="cpu").policy.state_dict()
+    assert again.keys() == first.keys()
+    assert all(torch.equal(again[name], first[name]) for name in first)
+
+    def evaluation(run: Path) -> str:
+        return (run / "eval.csv").read_text().splitlines()[1].rsplit(",", 1)[0]  # less the seconds it took
+
+    assert evaluation(out) == evaluation(run_dir)
 
 
 def test_resume_refuses_to_change_the_configuration(run_dir: Path, capsys: pytest.CaptureFixture) -> None:
