@@ -62,13 +62,13 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices
 from tqdm import tqdm
 
 import sobek_env
-from agents.features import DEFAULT_FEATURES, FEATURE_SETS, Featurizer, observation_size
+from agents.features import DEFAULT_FEATURES, FEATURE_SETS, Featurizer
 from agents.pool import OpponentPool, parse_entry
 from agents.ppo import AdvisedPolicy, Log1pFeatures, PPOAgent, save_ppo
 from agents.registry import make
 from agents.tournament import wilson_interval
 from sobek_env.env import REWARD_MODES, SCORE_SCALE
-from sobek_env.observation import MODES
+from sobek_env.observation import MODES, observation_size
 
 # within an hour on 2 cores: measured 1,400-2,000 steps/s with 2 players and the advice features,
 # about half that with 4 (three opponents act between the learner's steps)

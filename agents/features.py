@@ -24,9 +24,9 @@ from __future__ import annotations
 
 import numpy as np
 
-import sobek_env
 from sobek_env.actions import NUM_ACTIONS
 from sobek_env.catalogue import CURSE_WEIGHT
+from sobek_env.observation import observation_size
 from sobek_env.scoring import penalised_position
 
 from .heuristic import advise
@@ -35,11 +35,6 @@ FEATURE_SETS = ("raw", "advice")
 DEFAULT_FEATURES = "advice"
 POINTS = 10.0     # derived points and corruption are given in tens
 OPTION_CLIP = 5.0  # turn estimates relative to the present one, in tens of points, within +-5
-
-
-def observation_size(num_players: int) -> int:
-    """Length of the environment's observation vector."""
-    return max(s.stop for s in sobek_env.observation_layout(num_players).values())
 
 
 def race_size(num_players: int) -> int:
@@ -66,7 +61,6 @@ class Featurizer:
     def __init__(self, features: str, num_players: int) -> None:
         check_features(features)
         self.features = features
-        self.num_players = num_players
         self.base = observation_size(num_players)
         self.size = feature_size(features, num_players)
 
@@ -95,4 +89,4 @@ class Featurizer:
         out[2 * NUM_ACTIONS:] = np.asarray(race, dtype=np.float32) / POINTS
 
 
-__all__ = ["DEFAULT_FEATURES", "FEATURE_SETS", "Featurizer", "check_features", "feature_size", "observation_size"]
+__all__ = ["DEFAULT_FEATURES", "FEATURE_SETS", "Featurizer", "check_features", "feature_size"]

@@ -381,18 +381,18 @@ def advise(observation: dict, tolerance: float = BEST) -> tuple[int, list[tuple[
     choice at the start of a turn (none in a sub-decision), the :class:`Model` it reasoned with)."""
     view = View(observation)
     model = Model(view, 2.0 * (1.0 - tolerance))  # 0.5 takes the corruption estimate as it is
-    options = turn_options(model) if view.phase is None else []
-    action = max(options)[1] if options else _HANDLERS[view.phase](model)
+    if view.phase is None:
+        options = turn_options(model)
+        action = max(options)[1]
+    else:
+        options = []
+        action = _HANDLERS[view.phase](model)
     if not view.legal(action):  # a safety net: every handler aims at a legal id
         action = next(a for a in range(A.NUM_ACTIONS) if view.mask[a])
     return action, options, model
 
 
 # ---------------------------------------------------------------------- the start of a turn
-
-def _turn(m: Model) -> int:
-    return max(turn_options(m))[1]
-
 
 def turn_options(m: Model) -> list[tuple[float, int]]:
     """Every choice at the start of a turn as (estimate after it, action id)."""
@@ -627,8 +627,7 @@ def _first_player(m: Model) -> int:
     return A.PLAYER  # itself: the first pick of the fresh Nile
 
 
-_HANDLERS = {
-    None: _turn,
+_HANDLERS = {  # the sub-decisions; the start of a turn is advise()'s choice among turn_options()
     "set": _build,
     "token": _token,
     "guild": _guild,

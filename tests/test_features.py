@@ -7,9 +7,10 @@ import pytest
 
 import sobek_env
 from agents import make
-from agents.features import FEATURE_SETS, Featurizer, check_features, feature_size, observation_size
+from agents.features import FEATURE_SETS, Featurizer, check_features, feature_size
 from agents.heuristic import HeuristicAgent
 from sobek_env.actions import NUM_ACTIONS
+from sobek_env.observation import observation_size
 
 
 def decisions(num_players: int, seed: int, mode: str = "original"):
