@@ -24,7 +24,7 @@ from sobek_env.catalogue import (
     TWO_PLAYER_SET_ASIDE,
     make_rules,
 )
-from sobek_env.observation import observation_layout, observation_shapes
+from sobek_env.observation import observation_layout, observation_shapes, observation_size
 from sobek_env.phases import PHASES
 
 # Agents assume the default rules options (rules §1.1): the observation does not carry them.
@@ -42,11 +42,7 @@ NILE_COLUMNS = FIRST_CHARACTER + 1
 
 def _layouts() -> dict[int, tuple[int, dict[str, slice], dict[str, tuple[int, ...]]]]:
     """Vector length -> (players, slices, shapes): the length tells the number of players."""
-    out = {}
-    for n in (2, 3, 4):
-        layout = observation_layout(n)
-        out[max(sl.stop for sl in layout.values())] = (n, layout, observation_shapes(n))
-    return out
+    return {observation_size(n): (n, observation_layout(n), observation_shapes(n)) for n in (2, 3, 4)}
 
 
 _LAYOUTS = _layouts()
