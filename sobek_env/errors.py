@@ -1,4 +1,5 @@
-"""The engine's two exceptions; both are ValueErrors so callers can catch either broadly."""
+"""The exceptions every game shares. IllegalActionError and StateFormatError are ValueErrors, so
+callers can catch either broadly; InvariantError is an AssertionError: it means a bug, not bad input."""
 
 
 class IllegalActionError(ValueError):
@@ -7,3 +8,7 @@ class IllegalActionError(ValueError):
 
 class StateFormatError(ValueError):
     """A state document that is malformed; the message names the offending field."""
+
+
+class InvariantError(AssertionError):
+    """A state broke one of its game's invariants (a bug in the engine)."""

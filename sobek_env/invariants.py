@@ -28,11 +28,8 @@ from .catalogue import (
     TWO_PLAYER_SET_ASIDE,
 )
 from .phases import HANDLERS
+from .errors import InvariantError
 from .state import GameState
-
-
-class InvariantError(AssertionError):
-    """A state broke one of the game's invariants (a bug in the engine)."""
 
 
 def _check_cards(s: GameState) -> None:

@@ -1,0 +1,263 @@
+"""What the game-agnostic layer knows of a game: the game object, its phases and its tables.
+
+A game package (``sobek_env/sobek/``, ``sobek_env/kleopatra/``) provides one
+:class:`Game` object, in the manner of OpenSpiel's ``GameInfo``: an immutable
+description that computes its own sizes from its parameters (players, action
+table, observation layout, maximum game length), builds states, observers and
+renderings, and names what a tournament should count. The environments, the
+agents that need no game knowledge, training, evaluation, the stress runner and
+the benchmarks take a game object and nothing else; none of them imports a game.
+
+A game's state follows the protocol of :class:`State`. Its pending
+sub-decision is a :class:`Phase`: a type that owns its legal actions, its
+transitions, its document form, its checks and its description, so that
+everything else (encoders, renderers, agents) dispatches on it.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    import numpy as np
+
+
+class Phase:
+    """One kind of sub-decision, and while it is pending, its data (the instance's fields).
+
+    Subclasses set :attr:`name` (the rules' word, also the document's ``"phase"``) and
+    :attr:`description`, and implement the methods below. A state's ``pending`` is an
+    instance, or None at the start of a turn (where the game's turn-start phase decides).
+    """
+
+    name: ClassVar[str] = ""
+    description: ClassVar[str] = ""
+    __slots__ = ()
+
+    def legal(self, s: Any) -> list[int]:
+        """The sorted legal action ids of ``s.current_player``."""
+        raise NotImplementedError
+
+    def apply(self, s: Any, action: int) -> None:
+        """Play ``action`` (already known to be legal)."""
+        raise NotImplementedError
+
+    def document(self) -> dict[str, Any]:
+        """The pending's JSON form, without its ``"phase"`` key."""
+        return {}
+
+    @classmethod
+    def read(cls, doc: Mapping[str, Any], s: Any, path: str) -> Phase:
+        """Rebuild from :meth:`document` strictly: StateFormatError naming ``path``'s bad field."""
+        return cls()
+
+    def check(self, s: Any) -> None:
+        """Raise InvariantError if this pending does not fit ``s``."""
+
+    def copy(self) -> Phase:
+        """An independent copy (phases with mutable fields override it)."""
+        return self
+
+
+@runtime_checkable
+class State(Protocol):
+    """The protocol every game's state follows (INTERFACE.md, "Games")."""
+
+    @property
+    def num_players(self) -> int: ...
+    @property
+    def current_player(self) -> int: ...
+    @property
+    def is_over(self) -> bool: ...
+    @property
+    def scores(self) -> list[int]: ...
+    @property
+    def winners(self) -> list[int]: ...
+    def legal_actions(self) -> list[int]: ...
+    def apply(self, action: int) -> None: ...
+    def clone(self) -> State: ...
+    def to_json(self) -> str: ...
+    def resample(self, player: int, rng: random.Random) -> State: ...
+
+
+@runtime_checkable
+class Observer(Protocol):
+    """Writes one seat's view of a state into a preallocated float32 buffer (returned, not copied)."""
+
+    def encode(self, state: State, seat: int) -> np.ndarray: ...
+
+
+@dataclass(frozen=True)
+class Table:
+    """Where an agent sits down: the game, the number of players, the observation mode and the
+    rules options (only those that differ from the defaults). Agents are made for a table, so
+    they never guess it from a vector's length."""
+
+    game: Game
+    num_players: int
+    observation_mode: str = "original"
+    rules: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.game.check_table(self.num_players, self.observation_mode)
+
+
+class Game(ABC):
+    """The immutable description of one game (see the module docstring).
+
+    Subclasses set the class attributes and implement the abstract methods; one instance
+    per game is registered in :mod:`sobek_env.registry`.
+    """
+
+    name: ClassVar[str]                  # registry name: "sobek", "kleopatra"
+    title: ClassVar[str]                 # for people: "Sobek", "Kleopatra and the Society of Architects"
+    version: ClassVar[int]               # the environment module is f"{name}_v{version}"
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    default_players: ClassVar[int]
+    action_names: ClassVar[tuple[str, ...]]
+    observation_modes: ClassVar[tuple[str, ...]] = ("original", "memory")
+    score_scale: ClassVar[float] = 100.0  # scores are divided by this in observations and rewards
+    rules_options: ClassVar[tuple[str, ...]] = ()  # the keyword arguments of new() besides players and seed
+
+    # ------------------------------------------------------------------ actions and tables
+
+    @property
+    def num_actions(self) -> int:
+        return len(self.action_names)
+
+    def action_id(self, name: str) -> int:
+        """The id of an action name; ValueError naming the game for an unknown one."""
+        ids = _action_ids(self)
+        try:
+            return ids[name]
+        except (KeyError, TypeError):
+            raise ValueError(f"unknown {self.name} action name {name!r}; "
+                             f"names look like {self.action_names[0]!r}") from None
+
+    @property
+    def player_counts(self) -> tuple[int, ...]:
+        return tuple(range(self.min_players, self.max_players + 1))
+
+    def check_table(self, num_players: int, observation_mode: str = "original") -> None:
+        """ValueError unless the game is played by ``num_players`` in ``observation_mode``."""
+        if isinstance(num_players, bool) or not isinstance(num_players, int) or num_players not in self.player_counts:
+            raise ValueError(f"{self.title} is for {self.min_players} to {self.max_players} players, "
+                             f"got num_players={num_players!r}")
+        if observation_mode not in self.observation_modes:
+            raise ValueError(f"observation_mode must be one of {', '.join(self.observation_modes)}, "
+                             f"got {observation_mode!r}")
+
+    def table(self, num_players: int | None = None, observation_mode: str = "original", **rules: Any) -> Table:
+        """A :class:`Table` of this game (default player count if none is given)."""
+        return Table(self, self.default_players if num_players is None else num_players, observation_mode, rules)
+
+    # ------------------------------------------------------------------ states
+
+    @abstractmethod
+    def new(self, num_players: int | None = None, seed: int | None = None, **rules: Any) -> State:
+        """Deal a new game; ``rules`` are the game's rules options."""
+
+    @abstractmethod
+    def from_json(self, text: str | bytes) -> State:
+        """Rebuild a state from its document; StateFormatError names a bad field."""
+
+    @abstractmethod
+    def max_game_length(self, num_players: int) -> int:
+        """The most steps (actions, sub-decisions included) a game can take: derived, not measured."""
+
+    # ------------------------------------------------------------------ observations
+
+    @abstractmethod
+    def describe_layout(self, num_players: int) -> list[tuple[str, tuple[int, ...], str]]:
+        """(name, shape, meaning) of every slice of the observation vector, in order."""
+
+    def observation_layout(self, num_players: int) -> dict[str, slice]:
+        """The named slices of the observation vector."""
+        return dict(_layout(self, num_players)[0])
+
+    def observation_shapes(self, num_players: int) -> dict[str, tuple[int, ...]]:
+        """The shape of each named slice."""
+        return dict(_layout(self, num_players)[1])
+
+    def observation_size(self, num_players: int) -> int:
+        return _layout(self, num_players)[2]
+
+    @abstractmethod
+    def observer(self, num_players: int, observation_mode: str = "original") -> Observer:
+        """An :class:`Observer` writing vectors of :meth:`observation_size`."""
+
+    @abstractmethod
+    def state_vector(self, state: State) -> np.ndarray:
+        """The full-information vector (for centralised critics)."""
+
+    @abstractmethod
+    def state_size(self, num_players: int) -> int:
+        """The length of :meth:`state_vector`."""
+
+    @abstractmethod
+    def decode(self, observation: Mapping[str, Any], table: Table) -> Any:
+        """An observation dict read back into named Python values (what agents reason with)."""
+
+    # ------------------------------------------------------------------ people and statistics
+
+    @abstractmethod
+    def render_text(self, state: State, seat: int | None = None) -> str:
+        """A text picture of the table as ``seat`` sees it (default: the player to move)."""
+
+    def margins(self, state: State) -> list[float]:
+        """Each seat's margin in points for the ``margin`` reward: own score minus the best other."""
+        scores = state.scores
+        return [float(v - max(w for q, w in enumerate(scores) if q != p)) for p, v in enumerate(scores)]
+
+    @abstractmethod
+    def statistics(self, state: State) -> list[dict[str, float]]:
+        """Per seat, what a tournament averages over games (a finished state)."""
+
+    @abstractmethod
+    def check(self, state: State) -> None:
+        """Raise InvariantError if ``state`` breaks an invariant (holds for every accepted document)."""
+
+    @abstractmethod
+    def check_play(self, state: State) -> None:
+        """:meth:`check`, plus what holds only for states reached by play from :meth:`new`."""
+
+    def __repr__(self) -> str:
+        return f"<{self.title}: {self.min_players}-{self.max_players} players, {self.num_actions} actions>"
+
+    def __reduce__(self) -> tuple:
+        """Pickled as its registry name, so environments and agents holding it pickle cheaply."""
+        from .registry import load_game
+
+        return (load_game, (self.name,))
+
+
+_ACTION_IDS: dict[str, dict[str, int]] = {}
+_LAYOUTS: dict[tuple[str, int], tuple[dict[str, slice], dict[str, tuple[int, ...]], int]] = {}
+
+
+def _action_ids(game: Game) -> dict[str, int]:
+    ids = _ACTION_IDS.get(game.name)
+    if ids is None:
+        ids = _ACTION_IDS[game.name] = {name: i for i, name in enumerate(game.action_names)}
+    return ids
+
+
+def _layout(game: Game, n: int) -> tuple[dict[str, slice], dict[str, tuple[int, ...]], int]:
+    key = (game.name, n)
+    if key not in _LAYOUTS:
+        game.check_table(n)
+        slices, shapes, start = {}, {}, 0
+        for name, shape, _ in game.describe_layout(n):
+            size = 1
+            for d in shape:
+                size *= d
+            slices[name] = slice(start, start + size)
+            shapes[name] = shape
+            start += size
+        _LAYOUTS[key] = (slices, shapes, start)
+    return _LAYOUTS[key]
