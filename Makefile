@@ -4,9 +4,9 @@ VENV   ?= .venv
 PY      = $(VENV)/bin/python
 STAMP   = $(VENV)/.installed
 
-.PHONY: install test demo lint stress clean
+.PHONY: install test test-lower demo lint stress clean
 
-$(STAMP): pyproject.toml constraints.txt setup.py sobek_env/_observe.pyx
+$(STAMP): pyproject.toml constraints.txt setup.py $(wildcard sobek_env/*/_observe.pyx)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet -c constraints.txt -e ".[dev]"
 	touch $(STAMP)
@@ -15,6 +15,17 @@ install: $(STAMP)
 
 test: $(STAMP)
 	$(PY) -m pytest -q
+
+# The declared lowest versions (constraints-lower.txt), in a venv of their own, on the suite that needs no
+# long run: proves pyproject.toml's lower bounds true. .ci/run runs it after make test.
+LOWER = .venv-lower
+$(LOWER)/.installed: pyproject.toml constraints.txt constraints-lower.txt setup.py $(wildcard sobek_env/*/_observe.pyx)
+	test -x $(LOWER)/bin/python || $(PYTHON) -m venv $(LOWER)
+	$(LOWER)/bin/python -m pip install --quiet -c constraints.txt -c constraints-lower.txt -e ".[dev]"
+	touch $(LOWER)/.installed
+
+test-lower: $(LOWER)/.installed
+	$(LOWER)/bin/python -m pytest -q -p no:cacheprovider
 
 demo: $(STAMP)
 	$(PY) demo.py
@@ -30,4 +41,4 @@ stress: $(STAMP)
 		> results/stress_100k.txt; status=$$?; cat results/stress_100k.txt; exit $$status
 
 clean:
-	rm -rf $(VENV) .pytest_cache
+	rm -rf $(VENV) $(LOWER) .pytest_cache

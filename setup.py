@@ -1,4 +1,5 @@
-"""Builds the optional compiled observation encoder (sobek_env/_observe.pyx); everything else is in pyproject.toml.
+"""Builds the optional compiled observation encoders (sobek_env/<game>/_observe.pyx); everything else is in
+pyproject.toml.
 
 The extension is optional: without Cython or a C compiler the install still succeeds (with a warning)
 and ``Observer`` uses its pure-Python path.
@@ -6,13 +7,16 @@ and ``Observer`` uses its pure-Python path.
 
 from setuptools import Extension, setup
 
+GAMES = ("sobek", "kleopatra")  # each game's package holds an optional compiled encoder, _observe.pyx
+
 try:
     from Cython.Build import cythonize
 except ImportError:  # no Cython: nothing to compile, the pure-Python encoder serves
     ext_modules = []
 else:
     ext_modules = cythonize(
-        [Extension("sobek_env._observe", ["sobek_env/_observe.pyx"])], compiler_directives={"language_level": 3}
+        [Extension(f"sobek_env.{game}._observe", [f"sobek_env/{game}/_observe.pyx"]) for game in GAMES],
+        compiler_directives={"language_level": 3},
     )
     for extension in ext_modules:
         extension.optional = True  # cythonize does not carry the flag over from the Extension it is given

@@ -1,9 +1,19 @@
-"""Agents for Sobek: baselines and learned players. Build one from a string with :func:`make`."""
+"""Agents for every registered game: generic ones (random, learned) and each game's baselines
+(``agents/<game>/``). Build one from a string with :func:`make`."""
 
-from .base import Agent, SeededAgent, legal_ids
-from .greedy import GreedyAgent
-from .heuristic import HeuristicAgent
+from .base import Agent, SeededAgent, TableAgent, legal_ids
 from .random_agent import RandomAgent
 from .registry import AGENT_NAMES, make
 
-__all__ = ["AGENT_NAMES", "Agent", "GreedyAgent", "HeuristicAgent", "RandomAgent", "SeededAgent", "legal_ids", "make"]
+
+def __getattr__(name: str):
+    """Sobek's baselines keep their names (``agents.HeuristicAgent``), imported only when asked for."""
+    if name in ("GreedyAgent", "HeuristicAgent"):
+        from . import sobek
+
+        return getattr(sobek, name)
+    raise AttributeError(f"module 'agents' has no attribute {name!r}")
+
+
+__all__ = ["AGENT_NAMES", "Agent", "GreedyAgent", "HeuristicAgent", "RandomAgent", "SeededAgent", "TableAgent",
+           "legal_ids", "make"]

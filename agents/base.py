@@ -1,4 +1,4 @@
-"""The agent protocol: a name and ``act(observation) -> action id``."""
+"""The agent protocol: a name and ``act(observation) -> action id``; agents are made for a table."""
 
 from __future__ import annotations
 
@@ -6,6 +6,8 @@ import random
 from typing import Protocol, runtime_checkable
 
 import numpy as np
+
+from sobek_env.game import Table
 
 
 @runtime_checkable
@@ -32,6 +34,15 @@ class SeededAgent:
 
     def act(self, observation: dict) -> int:
         raise NotImplementedError
+
+
+class TableAgent(SeededAgent):
+    """Base for agents that read the observation through their game's decoder: they are made for a
+    :class:`~sobek_env.game.Table` (game, players, observation mode, rules options), never guess it."""
+
+    def __init__(self, table: Table, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self.table = table
 
 
 def legal_ids(observation: dict) -> list[int]:

@@ -1,92 +1,113 @@
-"""What a learned agent reads: the observation vector, optionally followed by derived features.
+"""What a learned agent reads: the observation vector, optionally followed by a game's derived features.
 
-A feature set is named in the model's metadata, so a model always reads what it
-was trained on. Both sets are computed from the observation dict alone (what the
-seat may see), never from the game's state:
-
-``raw``
-    the observation vector as the environment gives it.
-``advice``
-    the observation vector, then what the heuristic baseline makes of it
-    (:func:`agents.heuristic.advise`): the action it would choose (one-hot), its
-    estimate of every choice at the start of a turn, and its reading of the
-    corruption race (rules §8): own corruption, each opponent's estimated
-    corruption, the lead in corruption, the turns left, the expected round
-    points and what the most-corrupt penalty would cost now. The network starts
-    from the heuristic's judgement and learns where to depart from it.
-
-The derived entries are already on a small scale (tens of points, as tenths) and
-may be negative, so :class:`agents.ppo.Log1pFeatures` squashes only the
-observation part.
+A feature set is named in the model's metadata, so a model always reads what it was
+trained on. ``raw`` (the observation as the environment gives it) exists for every
+game; a game may add its own sets in ``agents/<game>/features.py`` (Sobek's ``advice``).
+Every set is computed from the observation dict alone (what the seat may see), never
+from the game's state. :class:`FeatureObservation` applies a set to a Gymnasium
+environment, so a shipped model can be used from plain stable-baselines3.
 """
 
 from __future__ import annotations
 
+import importlib
+from types import ModuleType
+
+import gymnasium as gym
 import numpy as np
 
-from sobek_env.actions import NUM_ACTIONS
-from sobek_env.catalogue import CURSE_WEIGHT
-from sobek_env.observation import observation_size
-from sobek_env.scoring import penalised_position
+from sobek_env.game import Game, Table
+from sobek_env.registry import load_game
 
-from .heuristic import advise
-
-FEATURE_SETS = ("raw", "advice")
-DEFAULT_FEATURES = "advice"
-POINTS = 10.0     # derived points and corruption are given in tens
-OPTION_CLIP = 5.0  # turn estimates relative to the present one, in tens of points, within +-5
+RAW = "raw"
 
 
-def race_size(num_players: int) -> int:
-    """Entries of the corruption-race block: own, each opponent's, lead, turns, round points, penalty."""
-    return 1 + (num_players - 1) + 4
+def _provider(game: Game) -> ModuleType | None:
+    """The game's module of derived feature sets, if it has one."""
+    try:
+        return importlib.import_module(f"agents.{game.name}.features")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"agents.{game.name}.features":
+            raise
+        return None
 
 
-def feature_size(features: str, num_players: int) -> int:
-    """Length of the vector a model with ``features`` reads at a table of ``num_players``."""
-    check_features(features)
-    extra = 0 if features == "raw" else 2 * NUM_ACTIONS + race_size(num_players)
-    return observation_size(num_players) + extra
+def feature_sets(game: Game | str = "sobek") -> tuple[str, ...]:
+    """The feature sets a model of ``game`` may read."""
+    provider = _provider(load_game(game))
+    return (RAW, *(provider.FEATURE_SETS if provider else ()))
 
 
-def check_features(features: str) -> None:
-    """ValueError unless ``features`` names a feature set."""
-    if features not in FEATURE_SETS:
-        raise ValueError(f"unknown feature set {features!r}; use one of {', '.join(FEATURE_SETS)}")
+def default_features(game: Game | str = "sobek") -> str:
+    """What ``train.py`` uses unless told otherwise: the game's own default, else ``raw``."""
+    provider = _provider(load_game(game))
+    return provider.DEFAULT_FEATURES if provider else RAW
+
+
+def check_features(features: str, game: Game | str = "sobek") -> None:
+    """ValueError unless ``features`` names a feature set of ``game``."""
+    known = feature_sets(game)
+    if features not in known:
+        raise ValueError(f"unknown feature set {features!r} for {load_game(game).name}; use one of {', '.join(known)}")
+
+
+def feature_size(features: str, table: Table) -> int:
+    """Length of the vector a model with ``features`` reads at ``table``."""
+    check_features(features, table.game)
+    base = table.game.observation_size(table.num_players)
+    if features == RAW:
+        return base
+    size, _ = _provider(table.game).FEATURE_SETS[features]
+    return base + size(table.num_players)
 
 
 class Featurizer:
     """Turns an observation dict into the vector a model reads (see the module docstring)."""
 
-    def __init__(self, features: str, num_players: int) -> None:
-        check_features(features)
+    def __init__(self, features: str, table: Table) -> None:
+        check_features(features, table.game)
         self.features = features
-        self.base = observation_size(num_players)
-        self.size = feature_size(features, num_players)
+        self.base = table.game.observation_size(table.num_players)
+        self.size = feature_size(features, table)
+        self._derive = None if features == RAW else _provider(table.game).FEATURE_SETS[features][1](table)
+
+    @property
+    def advice_slice(self) -> tuple[int, int] | None:
+        """Where a one-hot of advised actions lies in the vector, if the set has one (for AdvisedPolicy)."""
+        where = getattr(self._derive, "advice_slice", None)
+        return None if where is None else (self.base + where[0], self.base + where[1])
 
     def __call__(self, observation: dict) -> np.ndarray:
         vector = np.asarray(observation["observation"], dtype=np.float32)
-        if self.features == "raw":
+        if self._derive is None:
             return vector
         out = np.zeros(self.size, dtype=np.float32)
         out[:self.base] = vector
         if np.any(observation["action_mask"]):  # a finished game has no decision to advise on
-            self._advice(observation, out[self.base:])
+            self._derive(observation, out[self.base:])
         return out
 
-    def _advice(self, observation: dict, out: np.ndarray) -> None:
-        action, options, m = advise(observation)
-        out[action] = 1.0
-        values = out[NUM_ACTIONS:2 * NUM_ACTIONS]
-        for value, option in options:
-            values[option] = np.clip((value - m.base) / POINTS, -OPTION_CLIP, OPTION_CLIP)
-        v = m.v
-        opponents = [v.pile_size[o] + CURSE_WEIGHT * v.curses[o] for o in range(1, v.n)]
-        points = v.set_points[0]
-        position = v.scores[0] + points
-        race = [m.corruption, *opponents, m.corruption - max(opponents), m.turns, m.base,
-                position - penalised_position(position, points)]
-        out[2 * NUM_ACTIONS:] = np.asarray(race, dtype=np.float32) / POINTS
+
+class FeatureObservation(gym.ObservationWrapper):
+    """A :class:`sobek_env.SingleAgentEnv` whose observations carry a feature set, as a model reads them.
+
+    ``FeatureObservation(SingleAgentEnv(...), "advice")`` gives a plain stable-baselines3 policy the
+    vectors a shipped model was trained on; ``action_masks()`` passes through for MaskablePPO.
+    """
+
+    def __init__(self, env: gym.Env, features: str) -> None:
+        super().__init__(env)
+        table = env.unwrapped.table
+        self.featurize = Featurizer(features, table)
+        low = -np.inf if features != RAW else 0.0
+        self.observation_space = gym.spaces.Box(low, np.inf, (self.featurize.size,), np.float32)
+
+    def observation(self, observation: np.ndarray) -> np.ndarray:
+        return self.featurize({"observation": observation, "action_mask": self.env.unwrapped.action_masks()})
+
+    def action_masks(self) -> np.ndarray:
+        return self.env.unwrapped.action_masks()
 
 
-__all__ = ["DEFAULT_FEATURES", "FEATURE_SETS", "Featurizer", "check_features", "feature_size"]
+__all__ = ["RAW", "FeatureObservation", "Featurizer", "check_features", "default_features", "feature_sets",
+           "feature_size"]

@@ -12,6 +12,9 @@ from pathlib import Path
 
 import numpy as np
 
+from sobek_env.game import Game
+from sobek_env.registry import load_game
+
 from .base import Agent
 from .ppo import PPOAgent, load_ppo
 from .registry import make
@@ -51,6 +54,7 @@ class OpponentPool:
         self_play_weight: float = 0.0,
         max_snapshots: int = 5,
         snapshots: Sequence[str | Path] = (),
+        game: Game | str = "sobek",
     ) -> None:
         if any(weight <= 0 for _, weight in entries):
             raise ValueError(f"opponent weights must be positive, got {list(entries)}")
@@ -61,6 +65,8 @@ class OpponentPool:
         if max_snapshots < 1:
             raise ValueError(f"max_snapshots must be at least 1, got {max_snapshots}")
         self.entries = [(spec, float(weight)) for spec, weight in entries]
+        self.game = load_game(game)
+        self.table = self.game.table(num_players, observation_mode)
         self.num_players = num_players
         self.observation_mode = observation_mode
         self.self_play_weight = float(self_play_weight)
@@ -73,12 +79,11 @@ class OpponentPool:
             self.add_snapshot(path)
 
     def _make(self, spec: str) -> Agent:
-        return make(spec, num_players=self.num_players, observation_mode=self.observation_mode)
+        return make(spec, table=self.table)
 
     def add_snapshot(self, path: str | Path) -> None:
         """Add the model at ``path`` as an opponent, dropping the oldest beyond ``max_snapshots``."""
-        first = load_ppo(path, deterministic=False, num_players=self.num_players,
-                         observation_mode=self.observation_mode)
+        first = load_ppo(path, deterministic=False, table=self.table)
         key = str(path)
         self._agents[key] = [first] + [PPOAgent(first.policy, first.meta, deterministic=False)
                                        for _ in range(self.num_players - 2)]

@@ -1,34 +1,46 @@
-"""A learned player: a MaskablePPO policy saved by ``train.py``.
+"""A learned player: a MaskablePPO policy saved by ``train.py``, and what its model file records.
 
-The model file is sb3-contrib's zip with one extra member, ``sobek.json``,
-recording the table it was trained for (player count, observation mode,
-reward mode), since the observation size alone cannot tell the two
-observation modes apart. :func:`load_ppo` refuses a model made for another
-table. This module is the only one of ``agents`` that imports torch.
+A model file (:mod:`agents.modelfile`) holds the policy's tensors and, in ``sobek.json``, the
+table it was trained for (game, player count, observation mode; the observation size alone
+cannot tell the two observation modes apart), how it was trained, and a description of its
+network: a policy class among this module's own, layer sizes, an activation and a feature
+extractor from fixed lists. :func:`load_ppo` checks that record field by field, rebuilds the
+network from the description and loads only tensors into it, so loading a model runs no code
+from the file; it refuses a model made for another table.
 """
 
 from __future__ import annotations
 
-import json
-import zipfile
+import math
+from itertools import pairwise
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import torch
 from gymnasium import spaces
-from sb3_contrib import MaskablePPO
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor, MlpExtractor
 from stable_baselines3.common.type_aliases import Schedule
 from torch import nn
 
-from sobek_env.actions import NUM_ACTIONS
+from sobek_env.game import Table
+from sobek_env.registry import GAMES, load_game
 
 from .base import SeededAgent
-from .features import FEATURE_SETS, Featurizer, feature_size
+from .features import Featurizer, feature_sets, feature_size
+from .modelfile import (
+    MAX_TENSOR_BYTES,
+    META_MEMBER,
+    MODEL_FORMAT,
+    ModelFile,
+    read_meta_document,
+    read_tensors,
+    write_model,
+)
 
-MODEL_FORMAT = "sobek-ppo/1"
-META_MEMBER = "sobek.json"
+if TYPE_CHECKING:
+    from sb3_contrib import MaskablePPO
 
 
 class Log1pFeatures(BaseFeaturesExtractor):
@@ -83,9 +95,9 @@ class AdvisedHead(nn.Module):
 
 
 class AdvisedPolicy(MaskableActorCriticPolicy):
-    """MaskablePPO's policy for the ``advice`` features: the heuristic's choice (features
-    ``advice_start`` to ``advice_start + 75``) is added to the logits with a learnt weight that
-    starts at ``prior``. The network learns where to depart from the heuristic instead of
+    """MaskablePPO's policy for features that carry an advised action (Sobek's ``advice``): the advice
+    one-hot over the actions (features ``advice_start`` onwards) is added to the logits with a learnt
+    weight that starts at ``prior``. The network learns where to depart from the advice instead of
     learning the game from nothing."""
 
     def __init__(self, *args, advice_start: int, prior: float = 3.0, **kwargs) -> None:
@@ -94,12 +106,13 @@ class AdvisedPolicy(MaskableActorCriticPolicy):
         super().__init__(*args, **kwargs)
 
     def _build_mlp_extractor(self) -> None:
+        actions = int(self.action_space.n)
         self.mlp_extractor = AdvisedExtractor(self.features_dim, self.net_arch, self.activation_fn, self.device,
-                                              (self.advice_start, self.advice_start + NUM_ACTIONS))
+                                              (self.advice_start, self.advice_start + actions))
 
     def _build(self, lr_schedule: Schedule) -> None:
         super()._build(lr_schedule)
-        self.action_net = AdvisedHead(self.mlp_extractor.hidden, NUM_ACTIONS, self.prior)
+        self.action_net = AdvisedHead(self.mlp_extractor.hidden, int(self.action_space.n), self.prior)
         self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs)
 
     def _get_constructor_parameters(self) -> dict:
@@ -123,15 +136,20 @@ class PPOAgent(SeededAgent):
         self.policy = policy
         self.meta = meta
         self.deterministic = deterministic
-        self.featurize = Featurizer(meta.get("features", "raw"), meta["num_players"])
+        self.table = model_table(meta)
+        self.featurize = Featurizer(meta["features"], self.table)
 
-    def act(self, observation: dict) -> int:
+    def logits(self, observation: dict) -> np.ndarray:
+        """The policy's logit of each action, -inf for the illegal ones."""
         mask = np.asarray(observation["action_mask"], dtype=bool)
         obs = torch.as_tensor(self.featurize(observation)).reshape(1, -1)
         with torch.no_grad():
             features = self.policy.pi_features_extractor(obs)
             logits = self.policy.action_net(self.policy.mlp_extractor.forward_actor(features))[0].numpy()
-        logits = np.where(mask, logits.astype(np.float64), -np.inf)
+        return np.where(mask, logits.astype(np.float64), -np.inf)
+
+    def act(self, observation: dict) -> int:
+        logits = self.logits(observation)
         if self.deterministic:
             return int(np.argmax(logits))
         weights = np.exp(logits - logits.max())
@@ -139,42 +157,243 @@ class PPOAgent(SeededAgent):
         return int(np.searchsorted(cumulative, self.rng.random() * cumulative[-1], side="right"))
 
 
-def save_ppo(model: MaskablePPO, path: str | Path, meta: dict, with_optimizer: bool = True) -> None:
-    """Save ``model`` to ``path`` (a .zip) with ``meta`` (num_players, observation_mode, ...) as ``sobek.json``.
+# ---------------------------------------------------------------- the network's description
 
-    ``with_optimizer=False`` writes Adam's moments as empty, which makes the file a third of the size:
-    enough to play and to fine-tune, but a resumed run should start from a full checkpoint.
-    """
-    path = Path(path)
-    optimizer = model.policy.optimizer
-    if not with_optimizer:
-        model.policy.optimizer = type(optimizer)(optimizer.param_groups[0]["params"], **optimizer.defaults)
+POLICIES: dict[str, type[MaskableActorCriticPolicy]] = {
+    "MaskableActorCriticPolicy": MaskableActorCriticPolicy, "AdvisedPolicy": AdvisedPolicy}
+ACTIVATIONS: dict[str, type[nn.Module]] = {"ReLU": nn.ReLU, "Tanh": nn.Tanh}
+EXTRACTORS: dict[str, tuple[type[BaseFeaturesExtractor], tuple[str, ...]]] = {
+    "Log1pFeatures": (Log1pFeatures, ("squashed",))}  # class, keyword arguments
+MAX_LAYERS = 8
+MAX_WIDTH = 4096
+MAX_PARAMETERS = MAX_TENSOR_BYTES // 4  # float32: no description may build a network its file could not hold
+ADAM_KWARGS = {"eps": 1e-5}  # what sb3's policies give Adam; a checkpoint's optimizer state assumes it
+
+
+def describe_policy(policy: MaskableActorCriticPolicy) -> dict[str, Any]:
+    """The ``policy`` entry of ``sobek.json``: what :func:`build_policy` needs to rebuild ``policy``'s network.
+    ValueError if the network is not one this module can describe (and so rebuild)."""
+    cls = type(policy).__name__
+    activation = policy.activation_fn.__name__
+    extractor = policy.features_extractor_class.__name__
+    problems = []
+    if POLICIES.get(cls) is not type(policy):
+        problems.append(f"policy class {cls}")
+    if ACTIVATIONS.get(activation) is not policy.activation_fn:
+        problems.append(f"activation {activation}")
+    if EXTRACTORS.get(extractor, (None,))[0] is not policy.features_extractor_class:
+        problems.append(f"feature extractor {extractor}")
+    if not policy.share_features_extractor:
+        problems.append("separate feature extractors for the policy and the value")
+    if policy.optimizer_class is not torch.optim.Adam or policy.optimizer_kwargs != ADAM_KWARGS:
+        problems.append(f"optimizer {policy.optimizer_class.__name__}({policy.optimizer_kwargs})")
+    if problems:
+        raise ValueError(f"this network cannot be described in {META_MEMBER}: {'; '.join(problems)} "
+                         f"(allowed: policies {', '.join(POLICIES)}, activations {', '.join(ACTIVATIONS)}, "
+                         f"extractors {', '.join(EXTRACTORS)}, Adam)")
+    net_arch = policy.net_arch
+    if isinstance(net_arch, list):
+        net_arch = {"pi": net_arch, "vf": net_arch}
+    description = {"class": cls, "net_arch": {"pi": list(net_arch["pi"]), "vf": list(net_arch["vf"])},
+                   "activation": activation, "features_extractor": extractor,
+                   "features_extractor_kwargs": dict(policy.features_extractor_kwargs)}
+    if isinstance(policy, AdvisedPolicy):
+        description.update(advice_start=policy.advice_start, advice_prior=float(policy.prior))
+    return description
+
+
+def policy_spec(description: dict[str, Any]) -> tuple[type[MaskableActorCriticPolicy], dict[str, Any]]:
+    """The policy class and keyword arguments of a (checked) description, as MaskablePPO takes them."""
+    kwargs: dict[str, Any] = {
+        "net_arch": {"pi": list(description["net_arch"]["pi"]), "vf": list(description["net_arch"]["vf"])},
+        "activation_fn": ACTIVATIONS[description["activation"]],
+        "features_extractor_class": EXTRACTORS[description["features_extractor"]][0],
+        "features_extractor_kwargs": dict(description["features_extractor_kwargs"]),
+    }
+    if description["class"] == "AdvisedPolicy":
+        kwargs.update(advice_start=description["advice_start"], prior=description["advice_prior"])
+    return POLICIES[description["class"]], kwargs
+
+
+def _no_learning(progress_remaining: float) -> float:
+    return 0.0
+
+
+def build_policy(meta: dict[str, Any]) -> MaskableActorCriticPolicy:
+    """An untrained network as the (checked) metadata ``meta`` describes it, for its tensors to be loaded into."""
+    cls, kwargs = policy_spec(meta["policy"])
+    observations = spaces.Box(-np.inf, np.inf, (meta["observation_size"],), np.float32)
+    return cls(observations, spaces.Discrete(meta["action_count"]), _no_learning, **kwargs)
+
+
+def load_state(module: nn.Module, state: dict[str, Any], path: str | Path, what: str = "policy") -> None:
+    """Load tensors into ``module``, refusing missing, extra or misshapen ones with a ValueError."""
     try:
-        model.save(path)
-    finally:
-        model.policy.optimizer = optimizer
-    record = {"format": MODEL_FORMAT, **meta, "observation_size": int(model.observation_space.shape[0])}
-    with zipfile.ZipFile(path, "a") as archive:
-        archive.writestr(META_MEMBER, json.dumps(record, indent=1))
+        module.load_state_dict(state)
+    except (RuntimeError, ValueError, KeyError, TypeError, IndexError) as exc:
+        first = str(exc).strip().splitlines()[0]
+        raise ValueError(f"{str(path)!r} could not be loaded as a MaskablePPO model (its {what} tensors do not fit "
+                         f"the network its {META_MEMBER} describes: {first}); give a model.zip saved by train.py"
+                         ) from None
 
 
-def read_meta(path: str | Path) -> dict:
-    """The ``sobek.json`` record of a model file; FileNotFoundError or ValueError if there is none."""
-    path = Path(path)
-    if not path.is_file():
-        raise FileNotFoundError(f"model file {str(path)!r} not found; give the model.zip that train.py saved")
-    try:
-        with zipfile.ZipFile(path) as archive:
-            if META_MEMBER not in archive.namelist() or "data" not in archive.namelist():
-                raise ValueError(f"{str(path)!r} is a zip but not a Sobek MaskablePPO model (no {META_MEMBER}); "
-                                 "give a model.zip saved by train.py")
-            meta = json.loads(archive.read(META_MEMBER))
-    except (zipfile.BadZipFile, json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise ValueError(f"{str(path)!r} is not a MaskablePPO model zip ({exc}); "
-                         "give a model.zip saved by train.py") from None
-    if not isinstance(meta, dict) or meta.get("format") != MODEL_FORMAT:
-        raise ValueError(f"{str(path)!r} records an unknown model format in {META_MEMBER}; expected {MODEL_FORMAT!r}")
+# ---------------------------------------------------------------- checking sobek.json
+
+
+class _Fields:
+    """Checks a metadata document, each refusal naming the field (``policy.net_arch.pi[1]``)."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = path
+
+    def fail(self, field: str, problem: str) -> ValueError:
+        return ValueError(f"model {str(self.path)!r}: {META_MEMBER} field {field!r} {problem}")
+
+    def keys(self, doc: Any, field: str, required: tuple[str, ...], optional: tuple[str, ...] = ()) -> dict:
+        if not isinstance(doc, dict):
+            raise self.fail(field, f"must be an object, got {type(doc).__name__}")
+        prefix = f"{field}." if field != "document" else ""
+        for key in required:
+            if key not in doc:
+                raise self.fail(prefix + key, "is missing")
+        for key in doc:
+            if key not in required and key not in optional:
+                known = ", ".join((*required, *optional))
+                raise self.fail(prefix + str(key), f"is not a field of a {MODEL_FORMAT} model (misspelt?); "
+                                                   f"the fields are {known}")
+        return doc
+
+    def integer(self, doc: dict, key: str, low: int, high: int, field: str | None = None) -> int:
+        value = doc[key]
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise self.fail(field or key, f"must be an integer from {low:,} to {high:,}, got {value!r}")
+        return value
+
+    def choice(self, doc: dict, key: str, options: tuple[str, ...] | dict, field: str | None = None) -> str:
+        value = doc[key]
+        if not isinstance(value, str) or value not in options:
+            raise self.fail(field or key, f"is {key}={value!r}, not one of {', '.join(options)}")
+        return value
+
+    def number(self, doc: dict, key: str, field: str) -> float:
+        value = doc[key]
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            raise self.fail(field, f"must be a finite number, got {value!r}")
+        return value
+
+
+META_FIELDS = ("format", "game", "num_players", "observation_mode", "reward_mode", "features", "timesteps",
+               "observation_size", "action_count", "policy")
+OPTIONAL_FIELDS = ("training", "rules")
+POLICY_FIELDS = ("class", "net_arch", "activation", "features_extractor", "features_extractor_kwargs")
+ADVICE_FIELDS = ("advice_start", "advice_prior")
+TRAINING_FIELDS = ("num_timesteps", "n_updates")
+
+
+def check_meta(meta: Any, path: str | Path) -> dict[str, Any]:
+    """``meta`` if it is a complete, consistent record of a model this module can rebuild;
+    else ValueError naming the first bad field."""
+    f = _Fields(path)
+    f.keys(meta, "document", META_FIELDS, OPTIONAL_FIELDS)
+    game = load_game(f.choice(meta, "game", GAMES))
+    f.integer(meta, "num_players", game.min_players, game.max_players)
+    f.choice(meta, "observation_mode", game.observation_modes)
+    if not isinstance(meta["reward_mode"], str) or not 0 < len(meta["reward_mode"]) <= 64:
+        raise f.fail("reward_mode", f"must be the name of a reward, got {meta['reward_mode']!r}")
+    features = f.choice(meta, "features", feature_sets(game))
+    f.integer(meta, "timesteps", 0, 2**62)
+    if "rules" in meta:
+        rules = f.keys(meta["rules"], "rules", (), game.rules_options)
+        try:
+            game.new(meta["num_players"], seed=0, **rules)
+        except (ValueError, TypeError) as exc:
+            raise f.fail("rules", f"is not a valid set of {game.name} rules options ({exc})") from None
+    size = f.integer(meta, "observation_size", 1, 2**20)
+    table = model_table(meta)
+    if size != feature_size(features, table):
+        raise ValueError(f"model {str(path)!r} reads vectors of shape ({size},) but its features {features!r} now give "
+                         f"({feature_size(features, table)},) for {table.num_players} players; retrain the model")
+    actions = f.integer(meta, "action_count", game.num_actions, game.num_actions)
+    _check_policy(f, meta["policy"], size, actions)
+    if "training" in meta:
+        f.keys(meta["training"], "training", TRAINING_FIELDS)
+        for key in TRAINING_FIELDS:
+            f.integer(meta["training"], key, 0, 2**62, f"training.{key}")
     return meta
+
+
+def _check_policy(f: _Fields, policy: Any, size: int, actions: int) -> None:
+    f.keys(policy, "policy", POLICY_FIELDS, ADVICE_FIELDS)
+    cls = f.choice(policy, "class", POLICIES, "policy.class")
+    f.choice(policy, "activation", ACTIVATIONS, "policy.activation")
+    extractor = f.choice(policy, "features_extractor", EXTRACTORS, "policy.features_extractor")
+    kwargs = f.keys(policy["features_extractor_kwargs"], "policy.features_extractor_kwargs",
+                    (), EXTRACTORS[extractor][1])
+    if "squashed" in kwargs:
+        f.integer(kwargs, "squashed", 0, size, "policy.features_extractor_kwargs.squashed")
+    net_arch = f.keys(policy["net_arch"], "policy.net_arch", ("pi", "vf"))
+    for key in ("pi", "vf"):
+        layers = net_arch[key]
+        if not isinstance(layers, list) or len(layers) > MAX_LAYERS:
+            raise f.fail(f"policy.net_arch.{key}", f"must be a list of at most {MAX_LAYERS} layer sizes, "
+                                                   f"got {layers!r}")
+        for i in range(len(layers)):
+            f.integer(layers, i, 1, MAX_WIDTH, f"policy.net_arch.{key}[{i}]")
+    if cls == "AdvisedPolicy":
+        f.keys(policy, "policy", (*POLICY_FIELDS, *ADVICE_FIELDS))
+        f.integer(policy, "advice_start", 0, size - actions, "policy.advice_start")
+        f.number(policy, "advice_prior", "policy.advice_prior")
+    elif any(key in policy for key in ADVICE_FIELDS):
+        raise f.fail("policy.advice_start", f"belongs to AdvisedPolicy only, not {cls}")
+    if parameter_count(policy, size, actions) > MAX_PARAMETERS:
+        raise f.fail("policy.net_arch", f"describes {parameter_count(policy, size, actions):,} parameters, more than "
+                                        f"the {MAX_PARAMETERS:,} a model file may hold")
+
+
+def model_table(meta: dict[str, Any]) -> Table:
+    """The table a model (its checked metadata) was trained for."""
+    return load_game(meta["game"]).table(meta["num_players"], meta["observation_mode"], **meta.get("rules", {}))
+
+
+def parameter_count(policy: dict[str, Any], size: int, actions: int) -> int:
+    """The parameters of the network a description builds (its linear layers and heads)."""
+    def dense(sizes: list[int]) -> int:
+        return sum(a * b + b for a, b in pairwise(sizes))
+
+    pi, vf = [size, *policy["net_arch"]["pi"]], [size, *policy["net_arch"]["vf"]]
+    return dense(pi) + dense(vf) + dense([pi[-1], actions]) + dense([vf[-1], 1]) + 1
+
+
+# ---------------------------------------------------------------- reading and writing models
+
+
+def read_meta(path: str | Path) -> dict[str, Any]:
+    """The checked ``sobek.json`` record of a model file: FileNotFoundError, LegacyModelError for a model in
+    the old format, or ValueError naming what is wrong."""
+    return check_meta(read_meta_document(path), path)
+
+
+def read_model(path: str | Path, with_optimizer: bool = False) -> ModelFile:
+    """The checked metadata and the tensors of a model file (and the optimizer's state, if asked and present)."""
+    meta = read_meta(path)
+    policy, optimizer = read_tensors(path, with_optimizer)
+    return ModelFile(meta, policy, optimizer)
+
+
+def save_ppo(model: MaskablePPO, path: str | Path, meta: dict, with_optimizer: bool = True) -> None:
+    """Save ``model`` to ``path`` (a .zip) with ``meta`` (num_players, observation_mode, ...) in ``sobek.json``.
+
+    ``with_optimizer=True`` makes a training checkpoint: the optimizer's state and the trainer's
+    counters too. Without them the file is a third of the size: enough to play and to fine-tune.
+    """
+    record = {"format": MODEL_FORMAT, **meta,
+              "observation_size": int(model.observation_space.shape[0]), "action_count": int(model.action_space.n),
+              "policy": describe_policy(model.policy)}
+    optimizer = None
+    if with_optimizer:
+        record["training"] = {"num_timesteps": int(model.num_timesteps), "n_updates": int(model._n_updates)}
+        optimizer = model.policy.optimizer.state_dict()
+    write_model(path, check_meta(record, path), model.policy.state_dict(), optimizer)
 
 
 def load_ppo(
@@ -183,33 +402,28 @@ def load_ppo(
     num_players: int | None = None,
     observation_mode: str | None = None,
     seed: int | None = None,
+    table: Table | None = None,
 ) -> PPOAgent:
-    """Load the model at ``path`` as a :class:`PPOAgent`.
+    """Load the model at ``path`` as a :class:`PPOAgent`, without running anything from the file.
 
-    ``num_players`` and ``observation_mode``, when given, must be those the model was trained
-    for: a model for another table is refused with a ValueError naming both values. Torch is
-    set to one thread: on one observation at a time, more threads only contend (10x slower).
+    The ``table`` (or ``num_players`` and ``observation_mode``), when given, must be the one the model
+    was trained for (game, players, mode, rules options): a model for another table is refused with a
+    ValueError naming both values. A model in the old format is refused with a LegacyModelError naming
+    the command that converts it. Torch is set to one thread: on one observation at a time, more
+    threads only contend (10x slower).
     """
     meta = read_meta(path)
-    features = meta.get("features", "raw")  # models before feature sets read the observation alone
-    if features not in FEATURE_SETS or meta.get("num_players") not in (2, 3, 4):
-        raise ValueError(f"model {str(path)!r} records num_players={meta.get('num_players')!r} and "
-                         f"features={features!r} in {META_MEMBER}; expected 2 to 4 players and one of "
-                         f"{', '.join(FEATURE_SETS)}")
-    for key, wanted in (("num_players", num_players), ("observation_mode", observation_mode)):
-        if wanted is not None and meta.get(key) != wanted:
+    wants = {"num_players": num_players, "observation_mode": observation_mode}
+    if table is not None:
+        wants = {"game": table.game.name, "num_players": table.num_players,
+                 "observation_mode": table.observation_mode, "rules": dict(table.rules)}
+    for key, wanted in wants.items():
+        if wanted is not None and meta.get(key, {} if key == "rules" else None) != wanted:
             raise ValueError(f"model {str(path)!r} was trained for {key}={meta.get(key)!r} but this table has "
                              f"{key}={wanted!r}; train a model for {key}={wanted!r} or change the table")
+    tensors, _ = read_tensors(path)
     torch.set_num_threads(1)
-    try:
-        model = MaskablePPO.load(path, device="cpu")
-    except Exception as exc:  # sb3 raises anything from KeyError to pickle errors on a foreign zip
-        raise ValueError(f"{str(path)!r} could not be loaded as a MaskablePPO model ({type(exc).__name__}: {exc}); "
-                         "give a model.zip saved by train.py") from None
-    size = feature_size(features, meta["num_players"])
-    if model.observation_space.shape != (size,):
-        raise ValueError(f"model {str(path)!r} reads vectors of shape {model.observation_space.shape} but its "
-                         f"features {features!r} now give ({size},) for {meta['num_players']} players; "
-                         "retrain the model")
-    model.policy.set_training_mode(False)
-    return PPOAgent(model.policy, meta, deterministic=deterministic, seed=seed)
+    policy = build_policy(meta)
+    load_state(policy, tensors, path)
+    policy.set_training_mode(False)
+    return PPOAgent(policy, meta, deterministic=deterministic, seed=seed)

@@ -2,24 +2,36 @@
 
 Grammar: ``name[:args]``. ``random`` and ``greedy`` take no arguments;
 ``heuristic`` takes comma-separated ``key=value`` pairs (the keyword
-arguments of :class:`agents.heuristic.HeuristicAgent`, e.g. ``tolerance``);
-``ppo`` takes a model path, optionally followed by ``,deterministic=false``
-(a path may therefore not contain a comma).
+arguments of the game's heuristic, e.g. ``tolerance``); ``ppo`` takes a model
+path, optionally followed by ``,deterministic=false``. A path may hold commas:
+a ``ppo`` spec's options are only its trailing ``key=value`` parts, and an
+argument that names an existing file (or directory) whole is a path.
+
+Every agent is made for a table (:class:`sobek_env.game.Table`: the game, the
+number of players, the observation mode, the rules options). ``greedy`` and
+``heuristic`` are each game's own (``agents/<game>/``); the others know no game.
 """
 
 from __future__ import annotations
 
+import importlib
 import inspect
+import re
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
+
+from sobek_env.game import Game, Table
+from sobek_env.registry import load_game
 
 from .base import Agent
-from .greedy import GreedyAgent
-from .heuristic import HeuristicAgent
 from .random_agent import RandomAgent
 
 AGENT_NAMES = ("random", "greedy", "heuristic", "ppo")
+BASELINES = ("greedy", "heuristic")  # each game's own, in agents/<game>/
 _TRUE = ("true", "1", "yes")
 _FALSE = ("false", "0", "no")
+_OPTION = re.compile(r"\s*[A-Za-z_]\w*\s*=.*")
 
 
 def parse_spec(spec: str) -> tuple[str, list[str]]:
@@ -31,39 +43,70 @@ def parse_spec(spec: str) -> tuple[str, list[str]]:
         raise ValueError(f"unknown agent {name!r} in spec {spec!r}; use one of {', '.join(AGENT_NAMES)}")
     if colon and not args:
         raise ValueError(f"agent spec {spec!r} ends with ':'; drop it or give arguments after it")
+    if name == "ppo" and args:
+        return name, _path_and_options(args)
     return name, args.split(",") if args else []
+
+
+def _path_and_options(args: str) -> list[str]:
+    """A ``ppo`` spec's path, then its options: the trailing comma-separated ``key=value`` parts, unless the
+    whole argument names an existing file or directory."""
+    if Path(args.strip()).exists():
+        return [args.strip()]
+    parts = args.split(",")
+    cut = len(parts)
+    while cut > 1 and _OPTION.fullmatch(parts[cut - 1]):
+        cut -= 1
+    return [",".join(parts[:cut]), *parts[cut:]]
 
 
 def with_option(spec: str, key: str, value: str) -> str:
     """``spec`` with the option ``key=value`` set (replacing an earlier value of ``key``)."""
     name, args = parse_spec(spec)
-    kept = [a for a in args if a.partition("=")[0].strip() != key]
+    fixed = args[:1] if name == "ppo" else []  # the model path
+    kept = fixed + [a for a in args[len(fixed):] if a.partition("=")[0].strip() != key]
     return f"{name}:{','.join([*kept, f'{key}={value}'])}"
 
 
 def make(
     spec: str,
     *,
+    game: Game | str = "sobek",
     num_players: int | None = None,
     observation_mode: str | None = None,
+    rules: Mapping[str, Any] | None = None,
     seed: int | None = None,
+    table: Table | None = None,
 ) -> Agent:
-    """The agent described by ``spec`` (see the module docstring).
+    """The agent described by ``spec`` (see the module docstring) for a table of ``game``.
 
-    ``num_players`` and ``observation_mode`` describe the table a learned model
-    must fit; ``seed`` seeds agents that use chance. Raises ValueError for an
-    unknown or malformed spec and FileNotFoundError for a missing model file.
+    ``num_players`` (default: the game's default), ``observation_mode`` (default ``original``) and
+    ``rules`` (rules options) describe the table, or give ``table`` itself; a learned model must fit
+    it. ``seed`` seeds agents that use chance. Raises ValueError for an unknown or malformed spec or
+    table and FileNotFoundError for a missing model file.
     """
     name, args = parse_spec(spec)
+    if table is None:
+        table = load_game(game).table(num_players, observation_mode or "original", **(rules or {}))
     if name == "ppo":
-        return _make_ppo(spec, args, num_players, observation_mode, seed)
-    if name == "heuristic":
-        return HeuristicAgent(**_keyword_args(spec, args, HeuristicAgent), seed=seed)
+        return _make_ppo(spec, args, table, seed)
+    if name in BASELINES:
+        cls = baseline(table.game, name)
+        return cls(table, **_keyword_args(spec, args, cls), seed=seed)
     if args:
         raise ValueError(f"agent {name!r} takes no arguments, got {spec!r}; write just {name!r}")
-    if name == "greedy":
-        return GreedyAgent(seed=seed)
     return RandomAgent(seed=seed)
+
+
+def baseline(game: Game, name: str) -> type:
+    """The class of ``game``'s baseline ``name`` (``agents/<game>/``'s BASELINES)."""
+    try:
+        package = importlib.import_module(f"agents.{game.name}")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"agents.{game.name}":
+            raise
+        raise ValueError(f"{game.title} has no baseline agents yet; use random or ppo:PATH") from None
+    return package.BASELINES[name]
 
 
 def _pairs(spec: str, args: list[str]) -> dict[str, str]:
@@ -82,7 +125,7 @@ def _keyword_args(spec: str, args: list[str], cls: type) -> dict[str, object]:
     """The ``key=value`` arguments converted to the types of ``cls``'s keyword defaults."""
     params = {
         p.name: p.default for p in inspect.signature(cls).parameters.values()
-        if p.name != "seed" and p.default is not inspect.Parameter.empty
+        if p.name not in ("seed", "table") and p.default is not inspect.Parameter.empty
     }
     converted: dict[str, object] = {}
     for key, value in _pairs(spec, args).items():
@@ -112,9 +155,7 @@ def _boolean(spec: str, key: str, value: str) -> bool:
     raise ValueError(f"{key} must be true or false in agent spec {spec!r}, got {value!r}")
 
 
-def _make_ppo(
-    spec: str, args: list[str], num_players: int | None, observation_mode: str | None, seed: int | None
-) -> Agent:
+def _make_ppo(spec: str, args: list[str], table: Table, seed: int | None) -> Agent:
     if not args or not args[0].strip():
         raise ValueError(f"agent spec {spec!r} needs a model path: ppo:path/to/model.zip")
     path = Path(args[0].strip())
@@ -124,10 +165,16 @@ def _make_ppo(
         raise ValueError(f"unknown argument {min(unknown)!r} in agent spec {spec!r}; "
                          "ppo takes a path and optionally deterministic=true|false")
     deterministic = _boolean(spec, "deterministic", options.get("deterministic", "true"))
+    if path.is_dir():
+        inside = path / "model.zip"
+        hint = f", e.g. ppo:{inside}" if inside.is_file() else ""
+        raise IsADirectoryError(f"model path {str(path)!r} of agent spec {spec!r} is a directory; "
+                                f"give the model file in it{hint}")
     if not path.is_file():
+        hint = (" (options follow the path as key=value, e.g. ppo:model.zip,deterministic=false)"
+                if "," in str(path) else "")
         raise FileNotFoundError(f"model file {str(path)!r} of agent spec {spec!r} not found; "
-                                "give the .zip that train.py saved")
+                                f"give the .zip that train.py saved{hint}")
     from .ppo import load_ppo
 
-    return load_ppo(path, deterministic=deterministic, num_players=num_players, observation_mode=observation_mode,
-                    seed=seed)
+    return load_ppo(path, deterministic=deterministic, seed=seed, table=table)

@@ -14,37 +14,51 @@ The win rate counts a shared victory as ``1/k`` of a win for each of the
 ``k`` winners; its 95% interval is Wilson's score interval. The rating is
 openskill's Plackett-Luce, updated once per game in game order from the final
 scores (ties share a rank), so it is deterministic.
+
+Worker processes are spawned, end with their parent however it ends, and a
+worker that dies ends the tournament with :class:`~agents.workers.WorkerDied`
+instead of a hang. Each game is handed to ``on_record`` as it finishes, and a
+tournament given the games already ``done`` plays only the others, with the
+same results.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import multiprocessing
+import os
 import statistics
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from pettingzoo import AECEnv
 
 import sobek_env
+from sobek_env.game import Game
+from sobek_env.registry import load_game
 
 from .base import Agent
 from .registry import make
+from .workers import WorkerDied, die_with_parent
 
 Z95 = 1.959963984540054  # the standard normal quantile of a two-sided 95% interval
 
 
 @dataclass(frozen=True)
 class GameRecord:
-    """The outcome of one game: who sat where, final scores and winners, and the round log."""
+    """The outcome of one game: who sat where, final scores and winners, and the game's statistics."""
 
     index: int
     seed: int
     seating: tuple[int, ...]  # seating[seat] = position of the agent in the list of specs
     scores: tuple[int, ...]   # per seat
     winners: tuple[int, ...]  # seats
-    rounds: tuple[dict, ...]  # GameState.round_log: points, corruption, most_corrupt, penalty per round
+    stats: tuple[dict, ...]   # per seat: Game.statistics of the finished game (totals such as round points)
 
     def seat_of(self, agent: int) -> int:
         """The seat of the agent at ``agent``'s position in the list of specs."""
@@ -53,12 +67,45 @@ class GameRecord:
     def to_dict(self) -> dict:
         """A JSON-ready form."""
         return {"index": self.index, "seed": self.seed, "seating": list(self.seating), "scores": list(self.scores),
-                "winners": list(self.winners), "rounds": list(self.rounds)}
+                "winners": list(self.winners), "stats": [dict(seat) for seat in self.stats]}
+
+    @classmethod
+    def from_dict(cls, doc: Any, num_players: int) -> GameRecord:
+        """The record :meth:`to_dict` wrote; ValueError naming the first bad field."""
+        fields = ("index", "seed", "seating", "scores", "winners", "stats")
+        if not isinstance(doc, dict) or set(doc) != set(fields):
+            raise ValueError(f"a game record has the fields {', '.join(fields)}")
+        for key in ("index", "seed"):
+            if not _is_int(doc[key]) or doc[key] < 0:
+                raise ValueError(f"{key}: must be an integer from 0, got {doc[key]!r}")
+        for key, size in (("seating", num_players), ("scores", num_players), ("winners", None)):
+            value = doc[key]
+            if not isinstance(value, list) or not all(_is_int(v) for v in value) or len(value) != (size or len(value)):
+                raise ValueError(f"{key}: must be a list of {size or 'some'} integers, got {value!r}")
+        if sorted(doc["seating"]) != list(range(num_players)) or not set(doc["winners"]) <= set(range(num_players)):
+            raise ValueError(f"seating and winners: must be seats 0 to {num_players - 1}")
+        stats = doc["stats"]
+        if not isinstance(stats, list) or len(stats) != num_players or not all(
+                isinstance(seat, dict) and all(isinstance(k, str) and _is_number(v) for k, v in seat.items())
+                for seat in stats):
+            raise ValueError(f"stats: must be a list of {num_players} objects of numbers")
+        return cls(doc["index"], doc["seed"], tuple(doc["seating"]), tuple(doc["scores"]), tuple(doc["winners"]),
+                   tuple(stats))
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
 @dataclass(frozen=True)
 class AgentSummary:
-    """One agent's results over a tournament (the per-round means are over all scored rounds)."""
+    """One agent's results over a tournament. ``stats`` holds the game's own columns (``Game.columns``),
+    each a ratio of sums over the games (Sobek: round points per round, most-corrupt rounds, ...);
+    they read as attributes too (``summary.points_per_round``)."""
 
     label: str
     spec: str
@@ -69,13 +116,21 @@ class AgentSummary:
     win_high: float
     score_mean: float
     score_sd: float             # sample standard deviation of the final score
-    points_per_round: float     # rules §8.1 round points
-    corruption_per_round: float  # rules §8.2: corruption cards + 2 x curses
-    most_corrupt_rate: float    # share of rounds in which it was (one of) the most corrupt
-    penalty_per_game: float     # points lost to the most-corrupt penalty, per game
     rating_mu: float
     rating_sigma: float
     rating: float               # openskill ordinal, mu - 3 sigma
+    stats: dict[str, float]     # the game's columns, by attribute name
+
+    def __getattr__(self, name: str) -> float:
+        stats = self.__dict__.get("stats", {})
+        if name in stats:
+            return stats[name]
+        raise AttributeError(f"{type(self).__name__!r} has no attribute {name!r}")
+
+    def row(self) -> dict[str, Any]:
+        """A flat, JSON- and CSV-ready form: the fields, then the game's columns."""
+        fields = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "stats"}
+        return {**fields, **self.stats}
 
 
 def wilson_interval(successes: float, trials: int, z: float = Z95) -> tuple[float, float]:
@@ -102,10 +157,12 @@ def agent_seed(game_seed: int, seat: int) -> int:
 
 
 class GamePlayer:
-    """Plays games through the AEC environment, keeping one environment per table and one
-    agent per spec position, so models are loaded once per process."""
+    """Plays games of one game through the AEC environment, keeping one environment per table and one
+    agent per spec position, so models are loaded once per process. Agents that want the game's state
+    (search agents, ``wants_state``) are handed it with the observation."""
 
-    def __init__(self) -> None:
+    def __init__(self, game: Game | str = "sobek") -> None:
+        self.game = load_game(game)
         self._envs: dict[tuple[int, str], AECEnv] = {}
         self._agents: dict[tuple[str, int, int, str], Agent] = {}
 
@@ -115,7 +172,7 @@ class GamePlayer:
         seating = seating_for(game, num_players)
         env = self._envs.get((num_players, observation_mode))
         if env is None:
-            env = sobek_env.env(num_players=num_players, observation_mode=observation_mode)
+            env = sobek_env.env(game=self.game, num_players=num_players, observation_mode=observation_mode)
             self._envs[(num_players, observation_mode)] = env
         players = {}
         for seat, position in enumerate(seating):
@@ -124,26 +181,32 @@ class GamePlayer:
                 agent.seed(agent_seed(seed, seat))
             players[f"player_{seat}"] = agent
         env.reset(seed=seed)
+        state = env.unwrapped.game
         for name in env.agent_iter():
             observation, _, termination, truncation, _ = env.last()
-            env.step(None if termination or truncation else players[name].act(observation))
-        state = env.unwrapped.game
+            if termination or truncation:
+                env.step(None)
+            elif getattr(players[name], "wants_state", False):
+                env.step(players[name].act(observation, state=state))
+            else:
+                env.step(players[name].act(observation))
         return GameRecord(game, seed, seating, tuple(state.scores), tuple(state.winners),
-                          tuple(dict(entry) for entry in state.round_log))
+                          tuple(self.game.statistics(state)))
 
     def _agent(self, spec: str, position: int, num_players: int, observation_mode: str) -> Agent:
         key = (spec, position, num_players, observation_mode)
         if key not in self._agents:
-            self._agents[key] = make(spec, num_players=num_players, observation_mode=observation_mode)
+            self._agents[key] = make(spec, game=self.game, num_players=num_players, observation_mode=observation_mode)
         return self._agents[key]
 
 
 _WORKER: GamePlayer | None = None
 
 
-def _start_worker() -> None:
+def _start_worker(parent: int, game: str) -> None:
     global _WORKER
-    _WORKER = GamePlayer()
+    die_with_parent(parent)
+    _WORKER = GamePlayer(game)
 
 
 def _play_in_worker(task: tuple[tuple[str, ...], int, int, str]) -> GameRecord:
@@ -155,31 +218,70 @@ def play_tournament(
     specs: Sequence[str],
     games: int,
     *,
+    game: Game | str = "sobek",
     seed: int = 0,
     observation_mode: str = "original",
     workers: int = 1,
     progress: Callable[[Iterator[GameRecord], int], Iterable[GameRecord]] | None = None,
+    done: Mapping[int, GameRecord] | None = None,
+    on_record: Callable[[GameRecord], None] | None = None,
 ) -> list[GameRecord]:
-    """Play ``games`` games between ``specs`` (one per seat) and return them in game order.
+    """Play ``games`` games of ``game`` between ``specs`` (one per seat) and return them in game order.
 
     ``games`` must be a multiple of the number of players (seat rotation);
     ``workers`` > 1 spreads the games over that many processes with the same
     results. ``progress(iterator, total)`` may wrap the results as they come
-    (e.g. ``tqdm``).
+    (e.g. ``tqdm``). Games in ``done`` (by index) are not played again; each
+    game played is passed to ``on_record`` as soon as it ends. WorkerDied if a
+    worker process dies.
     """
     num_players = len(specs)
     if games <= 0 or games % num_players:
         raise ValueError(f"games must be a positive multiple of the number of players ({num_players}), got {games}")
-    tasks = [(tuple(specs), i, seed + i, observation_mode) for i in range(games)]
-    workers = max(1, min(workers, games))
+    done = dict(done or {})
+    tasks = [(tuple(specs), i, seed + i, observation_mode) for i in range(games) if i not in done]
+    workers = max(1, min(workers, len(tasks)))
+    game = load_game(game)
     if workers == 1:
-        player = GamePlayer()
+        player = GamePlayer(game)
         results: Iterator[GameRecord] = (player.play(*task) for task in tasks)
-        return list(progress(results, games) if progress else results)
+    else:
+        results = _play_in_workers(tasks, workers, game.name)
+    for record in progress(results, len(tasks)) if progress else results:
+        done[record.index] = record
+        if on_record:
+            on_record(record)
+    return [done[i] for i in range(games)]
+
+
+def _play_in_workers(tasks: list[tuple], workers: int, game: str) -> Iterator[GameRecord]:
+    """The games of ``tasks`` played by ``workers`` spawned processes, in the order they end.
+
+    At most two games per worker are queued at a time, so that an interruption loses only those.
+    """
     # spawn, not fork: a parent that has loaded a torch model may not fork safely
-    with multiprocessing.get_context("spawn").Pool(workers, initializer=_start_worker) as pool:
-        results = pool.imap(_play_in_worker, tasks, chunksize=max(1, games // (workers * 16)))
-        return list(progress(results, games) if progress else results)
+    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"), initializer=_start_worker,
+                               initargs=(os.getpid(), game))
+    waiting = iter(tasks)
+    running: set[Future] = set()
+    finished = False
+    try:
+        for task in waiting:
+            running.add(pool.submit(_play_in_worker, task))
+            if len(running) >= 2 * workers:
+                break
+        while running:
+            ended, running = wait(running, return_when=FIRST_COMPLETED)
+            for future in ended:
+                yield future.result()
+                task = next(waiting, None)
+                if task is not None:
+                    running.add(pool.submit(_play_in_worker, task))
+        finished = True
+    except BrokenProcessPool:
+        raise WorkerDied("a worker process of the tournament died while playing (killed, or out of memory)") from None
+    finally:
+        pool.shutdown(wait=finished, cancel_futures=True)
 
 
 def labels_for(specs: Sequence[str]) -> list[str]:
@@ -204,26 +306,24 @@ def ratings(records: Sequence[GameRecord], num_agents: int) -> list[tuple[float,
     return [(team[0].mu, team[0].sigma) for team in teams]
 
 
-def summarize(records: Sequence[GameRecord], specs: Sequence[str]) -> list[AgentSummary]:
-    """One :class:`AgentSummary` per spec position over ``records``."""
+def summarize(records: Sequence[GameRecord], specs: Sequence[str], game: Game | str = "sobek") -> list[AgentSummary]:
+    """One :class:`AgentSummary` per spec position over ``records`` of ``game``."""
+    columns = load_game(game).columns
     rated = ratings(records, len(specs))
     summaries = []
     for agent, (spec, label) in enumerate(zip(specs, labels_for(specs))):
         seats = [record.seat_of(agent) for record in records]
         scores = [record.scores[seat] for record, seat in zip(records, seats)]
         wins = sum(1 / len(r.winners) for r, seat in zip(records, seats) if seat in r.winners)
-        rounds = [(entry, seat) for record, seat in zip(records, seats) for entry in record.rounds]
+        stats = [record.stats[seat] for record, seat in zip(records, seats)]
         low, high = wilson_interval(wins, len(records))
         mu, sigma = rated[agent]
         summaries.append(AgentSummary(
             label=label, spec=spec, games=len(records), wins=wins, win_rate=wins / len(records),
             win_low=low, win_high=high, score_mean=statistics.fmean(scores),
             score_sd=statistics.stdev(scores) if len(scores) > 1 else 0.0,
-            points_per_round=statistics.fmean(e["points"][s] for e, s in rounds),
-            corruption_per_round=statistics.fmean(e["corruption"][s] for e, s in rounds),
-            most_corrupt_rate=statistics.fmean(s in e["most_corrupt"] for e, s in rounds),
-            penalty_per_game=sum(e["penalty"][s] for e, s in rounds) / len(records),
             rating_mu=mu, rating_sigma=sigma, rating=mu - 3 * sigma,
+            stats={column.name: column.value(stats) for column in columns},
         ))
     return summaries
 
@@ -233,19 +333,17 @@ TABLE_COLUMNS = (
     ("win rate", "{0.win_rate:.3f}"),
     ("95% CI", "[{0.win_low:.3f}, {0.win_high:.3f}]"),
     ("score ± sd", "{0.score_mean:.1f} ± {0.score_sd:.1f}"),
-    ("points/round", "{0.points_per_round:.2f}"),
-    ("corruption/round", "{0.corruption_per_round:.2f}"),
-    ("most corrupt", "{0.most_corrupt_rate:.1%}"),
-    ("penalty/game", "{0.penalty_per_game:.2f}"),
-    ("rating (mu ± sigma)", "{0.rating_mu:.1f} ± {0.rating_sigma:.2f}"),
 )
+RATING_COLUMN = ("rating (mu ± sigma)", "{0.rating_mu:.1f} ± {0.rating_sigma:.2f}")
 
 
-def format_table(summaries: Sequence[AgentSummary]) -> str:
-    """The summaries as an aligned text table, one row per agent."""
-    rows = [[header for header, _ in TABLE_COLUMNS]]
-    rows += [[fmt.format(s) for _, fmt in TABLE_COLUMNS] for s in summaries]
-    widths = [max(len(row[c]) for row in rows) for c in range(len(TABLE_COLUMNS))]
+def format_table(summaries: Sequence[AgentSummary], game: Game | str = "sobek") -> str:
+    """The summaries as an aligned text table, one row per agent, with the game's own columns."""
+    own = [(c.label, "{0." + c.name + ":" + c.format + "}") for c in load_game(game).columns]
+    columns = [*TABLE_COLUMNS, *own, RATING_COLUMN]
+    rows = [[header for header, _ in columns]]
+    rows += [[fmt.format(s) for _, fmt in columns] for s in summaries]
+    widths = [max(len(row[c]) for row in rows) for c in range(len(columns))]
     lines = ["  ".join(cell.ljust(w) if c == 0 else cell.rjust(w) for c, (cell, w) in enumerate(zip(row, widths)))
              for row in rows]
     lines.insert(1, "  ".join("-" * w for w in widths))

@@ -1,16 +1,17 @@
-"""Speed of the Sobek engine and environments, beside peers measured in the same run.
+"""Speed of every registered game's engine and environments, beside peers measured in the same run.
 
 Usage::
 
-    python benchmarks/bench_env.py            # full mode, about 1-2 minutes
-    python benchmarks/bench_env.py --quick    # a few seconds (the smoke test runs this)
-    python benchmarks/bench_env.py --json figures.json
+    python benchmarks/bench_env.py            # full mode, a few minutes
+    python benchmarks/bench_env.py --quick    # a few seconds per game (the smoke test runs this)
+    python benchmarks/bench_env.py --game sobek --json figures.json
     python benchmarks/bench_env.py --breakdown   # also: where an AEC agent-step goes
 
-Every loop is random legal play from a fixed seed, resetting at the end of each game:
+Every loop is random legal play from a fixed seed, resetting at the end of each game,
+for each game at its smallest and largest table:
 
-- engine: ``GameState.legal_actions`` + ``apply``;
-- AEC: ``env.last()`` (observation and action mask) + ``env.step`` on ``sobek_env.env``;
+- engine: the state's ``legal_actions`` + ``apply``;
+- AEC: ``env.last()`` (observation and action mask) + ``env.step`` on ``sobek_env.env(game=...)``;
 - single: ``SingleAgentEnv.step`` for the learner, random opponents playing inside it;
 - peers (``pip install -e .[bench]``): PettingZoo's ``leduc_holdem_v4`` and ``texas_holdem_v4``
   through the same AEC loop, and OpenSpiel's ``gin_rummy`` through ``pyspiel``
@@ -38,9 +39,9 @@ import numpy as np
 from pettingzoo import AECEnv
 
 import sobek_env
-from sobek_env import NUM_ACTIONS, GameState, SingleAgentEnv
-from sobek_env.env import FastOrderEnforcingWrapper
-from sobek_env.observation import observation_size
+from sobek_env import GAMES, SingleAgentEnv, load_game
+from sobek_env.env import OrderEnforcing
+from sobek_env.game import Game
 
 SEED = 20240
 CLOCK = time.process_time
@@ -74,7 +75,16 @@ class Figure:
 Loop = Callable[[float], Figure]
 
 
-def engine_loop(num_players: int) -> Loop:
+# What each game must reach, in the same run: (what, our row's loop, players, peer, times the peer's steps/s).
+BARS: dict[str, list[tuple[str, str, int, str, float]]] = {
+    "sobek": [("engine", "engine", 4, "gin", 2.0), ("AEC, original", "aec_original", 4, "leduc", 3.0),
+              ("AEC, memory", "aec_memory", 4, "leduc", 3.0)],
+    "kleopatra": [("engine", "engine", 3, "gin", 2.0), ("AEC, original", "aec_original", 3, "leduc", 3.0),
+                  ("AEC, memory", "aec_memory", 3, "leduc", 3.0)],
+}
+
+
+def engine_loop(game: Game, num_players: int) -> Loop:
     """Random play through the engine alone."""
 
     def run(budget: float) -> Figure:
@@ -82,7 +92,7 @@ def engine_loop(num_players: int) -> Loop:
         steps = games = 0
         start = CLOCK()
         while True:
-            state = GameState.new(num_players, seed=SEED + games)
+            state = game.new(num_players, seed=SEED + games)
             while not state.is_over:
                 state.apply(rng.choice(state.legal_actions()))
                 steps += 1
@@ -116,12 +126,12 @@ def aec_loop(make_env: Callable[[], AECEnv]) -> Loop:
     return run
 
 
-def single_loop(num_players: int) -> Loop:
+def single_loop(game: Game, num_players: int) -> Loop:
     """Random learner actions through ``SingleAgentEnv``; the opponents are random agents."""
     from agents import RandomAgent
 
     def run(budget: float) -> Figure:
-        env = SingleAgentEnv(RandomAgent(seed=SEED), num_players=num_players)
+        env = SingleAgentEnv(RandomAgent(seed=SEED), game=game, num_players=num_players)
         env.reset(seed=SEED)
         rng = random.Random(SEED)
         steps = games = 0
@@ -174,24 +184,26 @@ def pettingzoo_peer(name: str) -> Loop:
     return aec_loop(module.env)
 
 
-def unobserved_env(num_players: int) -> AECEnv:
+def unobserved_env(game: Game, num_players: int) -> AECEnv:
     """``sobek_env.env`` whose observer returns its buffer without encoding: the AEC loop minus the observation."""
-    env = sobek_env.env(num_players=num_players)
+    env = sobek_env.env(game=game, num_players=num_players)
     observer = env.unwrapped._observer
-    observer.encode = lambda state, seat: observer.buffer
+    buffer = np.zeros(game.observation_size(num_players), dtype=np.float32)
+    observer.encode = lambda state, seat: buffer
     return env
 
 
 class NullEnv(AECEnv):
-    """An AEC environment that does nothing but what the loop reads (a copied vector, a mask, games of
-    130 agent-steps among 4 agents): what the AEC loop costs by itself."""
+    """An AEC environment that does nothing but what the loop reads (a copied vector of the game's size, a
+    mask, games of 130 agent-steps among its agents): what the AEC loop costs by itself."""
 
     metadata = {"name": "null_v0"}
 
-    def __init__(self) -> None:
+    def __init__(self, game: Game, num_players: int) -> None:
         super().__init__()
-        self.possible_agents = [f"player_{i}" for i in range(4)]
-        self._vector = np.zeros(observation_size(4), dtype=np.float32)
+        self.possible_agents = [f"player_{i}" for i in range(num_players)]
+        self._vector = np.zeros(game.observation_size(num_players), dtype=np.float32)
+        self._actions = game.num_actions
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         self.agents = list(self.possible_agents)
@@ -204,13 +216,13 @@ class NullEnv(AECEnv):
         self._steps = 0
 
     def observe(self, agent: str) -> dict:
-        mask = bytearray(NUM_ACTIONS)
+        mask = bytearray(self._actions)
         mask[0] = mask[1] = 1
         return {"observation": self._vector.copy(), "action_mask": np.frombuffer(mask, dtype=np.int8)}
 
     def step(self, action: int) -> None:
         self._steps += 1
-        self.agent_selection = self.possible_agents[self._steps % 4]
+        self.agent_selection = self.possible_agents[self._steps % len(self.possible_agents)]
         if self._steps == 130:
             self.terminations = {a: True for a in self.agents}
 
@@ -224,35 +236,41 @@ class Row:
     make: Callable[[], Loop]  # raises ImportError when a peer is not installed
 
 
-def rows(breakdown: bool = False) -> list[Row]:
-    """Our loops, then the peers, then (with ``breakdown``) the two diagnostic loops."""
-    ours = [
-        Row("engine_2p", "engine, 2 players", lambda: engine_loop(2)),
-        Row("engine_4p", "engine, 4 players", lambda: engine_loop(4)),
-    ]
-    for n in (2, 4):
-        for mode in ("original", "memory"):
-            ours.append(Row(
-                f"aec_{n}p_{mode}", f"AEC last+step, {n} players, {mode}",
-                lambda n=n, mode=mode: aec_loop(lambda: sobek_env.env(num_players=n, observation_mode=mode)),
-            ))
-    ours += [
-        Row("single_2p", "SingleAgentEnv.step, 2 players", lambda: single_loop(2)),
-        Row("single_4p", "SingleAgentEnv.step, 4 players", lambda: single_loop(4)),
-    ]
+def game_rows(game: Game, breakdown: bool = False) -> list[Row]:
+    """One game's loops at its smallest and largest table (and, with ``breakdown``, the diagnostic loops)."""
+    out = []
+    sizes = (game.min_players, game.max_players)
+    for n in sizes:
+        out.append(Row(f"{game.name}_engine_{n}p", f"{game.name}: engine, {n} players",
+                       lambda n=n: engine_loop(game, n)))
+    for n in sizes:
+        for mode in game.observation_modes:
+            out.append(Row(f"{game.name}_aec_{mode}_{n}p", f"{game.name}: AEC last+step, {n}p, {mode}",
+                           lambda n=n, mode=mode: aec_loop(
+                               lambda: sobek_env.env(game=game, num_players=n, observation_mode=mode))))
+    for n in sizes:
+        out.append(Row(f"{game.name}_single_{n}p", f"{game.name}: SingleAgentEnv.step, {n}p",
+                       lambda n=n: single_loop(game, n)))
+    if breakdown:
+        n = game.max_players
+        out += [
+            Row(f"{game.name}_aec_unobserved_{n}p", f"{game.name}: diagnostic: AEC {n}p, no observation",
+                lambda: aec_loop(lambda: unobserved_env(game, n))),
+            Row(f"{game.name}_aec_null_{n}p", f"{game.name}: diagnostic: AEC loop of a do-nothing env",
+                lambda: aec_loop(lambda: OrderEnforcing(NullEnv(game, n)))),
+        ]
+    return out
+
+
+def rows(games: tuple[str, ...] = GAMES, breakdown: bool = False) -> list[Row]:
+    """Each game's loops, then the peers."""
     peers = [
         Row("leduc", "peer: leduc_holdem_v4 (PettingZoo)", lambda: pettingzoo_peer("leduc")),
         Row("texas", "peer: texas_holdem_v4 (PettingZoo)", lambda: pettingzoo_peer("texas")),
         Row("gin", "peer: gin_rummy (OpenSpiel, C++)", lambda: spiel_loop("gin_rummy", observe=False)),
         Row("gin_obs", "peer: gin_rummy + observation_tensor", lambda: spiel_loop("gin_rummy", observe=True)),
     ]
-    extra = [
-        Row("aec_4p_unobserved", "diagnostic: AEC 4p, observation skipped",
-            lambda: aec_loop(lambda: unobserved_env(4))),
-        Row("aec_null", "diagnostic: AEC loop of a do-nothing env",
-            lambda: aec_loop(lambda: FastOrderEnforcingWrapper(NullEnv()))),
-    ]
-    return ours + peers + (extra if breakdown else [])
+    return [row for name in games for row in game_rows(load_game(name), breakdown)] + peers
 
 
 def measure(all_rows: list[Row], rounds: int, budget: float) -> dict[str, Figure | str]:
@@ -285,44 +303,37 @@ def ratios(figures: dict[str, Figure | str], key: str) -> dict[str, float | None
     return out
 
 
-def bars(figures: dict[str, Figure | str]) -> list[dict]:
-    """The issue's three bars, each with its measured value."""
+def bars(figures: dict[str, Figure | str], games: tuple[str, ...] = GAMES) -> list[dict]:
+    """Each game's bars (:data:`BARS`), each with its measured value."""
     out = []
-
-    def ratio_bar(name: str, ours: str, peer: str, target: float) -> None:
-        value = ratios(figures, ours)[peer]
-        out.append({"bar": name, "value": value, "target": target, "unit": "x",
-                    "met": None if value is None else value >= target})
-
-    ratio_bar("engine, 4 players, steps/s >= 2x OpenSpiel gin_rummy", "engine_4p", "gin", 2.0)
-    ratio_bar("AEC, 4 players, original, agent-steps/s >= 3x leduc_holdem_v4", "aec_4p_original", "leduc", 3.0)
-    ratio_bar("AEC, 4 players, memory, agent-steps/s >= 3x leduc_holdem_v4", "aec_4p_memory", "leduc", 3.0)
-    game = figures["engine_4p"]
-    ms = game.ms_per_game if isinstance(game, Figure) else None
-    out.append({"bar": "a 4-player game through the engine <= 1.5 ms", "value": ms, "target": 1.5, "unit": "ms",
-                "met": None if ms is None else ms <= 1.5})
+    for name in games:
+        for what, loop, n, peer, target in BARS.get(name, []):
+            key = f"{name}_{loop}_{n}p"
+            value = ratios(figures, key)[peer] if key in figures else None
+            out.append({"bar": f"{name}: {what}, {n} players, steps/s >= {target:g}x {peer}", "value": value,
+                        "target": target, "unit": "x", "met": None if value is None else value >= target})
     return out
 
 
-def table(all_rows: list[Row], figures: dict[str, Figure | str]) -> str:
+def table(all_rows: list[Row], figures: dict[str, Figure | str], games: tuple[str, ...] = GAMES) -> str:
     """The printed table, then the bars."""
-    head = f"{'loop':40s} {'steps/s':>10s} {'games/s':>9s} {'ms/game':>8s}" + "".join(
+    head = f"{'loop':50s} {'steps/s':>10s} {'games/s':>9s} {'ms/game':>8s}" + "".join(
         f" {PEER_TITLES[p]:>10s}" for p in PEERS)
     lines = [head, "-" * len(head)]
     for row in all_rows:
         figure = figures[row.key]
         if not isinstance(figure, Figure):
-            lines.append(f"{row.label:40s} {figure}")
+            lines.append(f"{row.label:50s} {figure}")
             continue
         cells = "".join(
             f" {'':>10s}" if row.key in PEERS else f" {'n/a' if r is None else f'{r:.2f}':>10s}"
             for r in ratios(figures, row.key).values()
         )
-        lines.append(f"{row.label:40s} {figure.steps_per_s:10,.0f} {figure.games_per_s:9,.1f} "
+        lines.append(f"{row.label:50s} {figure.steps_per_s:10,.0f} {figure.games_per_s:9,.1f} "
                      f"{figure.ms_per_game:8.2f}{cells}")
     lines.append("")
     lines.append("Bars (same run):")
-    for bar in bars(figures):
+    for bar in bars(figures, games):
         if bar["value"] is None:
             lines.append(f"  {bar['bar']}: peer {MISSING}")
             continue
@@ -331,21 +342,26 @@ def table(all_rows: list[Row], figures: dict[str, Figure | str]) -> str:
     return "\n".join(lines)
 
 
-def breakdown(figures: dict[str, Figure | str]) -> str:
-    """CPU microseconds per agent-step of the 4-player AEC loop, by part, beside what 3x leduc allows."""
+def breakdown(figures: dict[str, Figure | str], games: tuple[str, ...] = GAMES) -> str:
+    """CPU microseconds per agent-step of each game's largest AEC loop, by part, beside what 3x leduc allows."""
     us = {key: 1e6 / f.steps_per_s for key, f in figures.items() if isinstance(f, Figure)}
-    parts = [
-        ("the loop itself (wrapper, last, step, random choice)", us["aec_null"]),
-        ("the engine (legal actions + apply, new games)", us["engine_4p"]),
-        ("the environment around it (mask, rewards, agents)",
-         us["aec_4p_unobserved"] - us["engine_4p"] - us["aec_null"]),
-        ("the observation (original mode)", us["aec_4p_original"] - us["aec_4p_unobserved"]),
-    ]
-    lines = ["", "Where an agent-step of the 4-player AEC loop goes (CPU us):"]
-    lines += [f"  {name:55s} {value:6.2f}" for name, value in parts]
-    lines.append(f"  {'total':55s} {us['aec_4p_original']:6.2f}")
-    if "leduc" in us:
-        lines.append(f"  {'allowed by the bar (leduc_holdem_v4 / 3)':55s} {us['leduc'] / 3:6.2f}")
+    lines = []
+    for name in games:
+        n = load_game(name).max_players
+        total = us[f"{name}_aec_original_{n}p"]
+        null, engine, unobserved = us[f"{name}_aec_null_{n}p"], us[f"{name}_engine_{n}p"], us[
+            f"{name}_aec_unobserved_{n}p"]
+        parts = [
+            ("the loop itself (wrapper, last, step, random choice)", null),
+            ("the engine (legal actions + apply, new games)", engine),
+            ("the environment around it (mask, rewards, agents)", unobserved - engine - null),
+            ("the observation (original mode)", total - unobserved),
+        ]
+        lines += ["", f"Where an agent-step of the {n}-player {name} AEC loop goes (CPU us):"]
+        lines += [f"  {part:55s} {value:6.2f}" for part, value in parts]
+        lines.append(f"  {'total':55s} {total:6.2f}")
+        if "leduc" in us:
+            lines.append(f"  {'allowed by the bar (leduc_holdem_v4 / 3)':55s} {us['leduc'] / 3:6.2f}")
     return "\n".join(lines)
 
 
@@ -354,16 +370,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="a few seconds: one short round per loop")
     parser.add_argument("--json", type=Path, metavar="PATH", help="also write the figures to PATH as JSON")
     parser.add_argument("--breakdown", action="store_true", help="also split an AEC agent-step into its parts")
+    parser.add_argument("--game", choices=GAMES, action="append", help="only this game (repeatable; default: all)")
     args = parser.parse_args(argv)
+    games = tuple(args.game or GAMES)
     rounds, budget = (1, 0.15) if args.quick else (3, 2.5)
-    all_rows = rows(args.breakdown)
+    all_rows = rows(games, args.breakdown)
     figures = measure(all_rows, rounds, budget)
-    print(f"Sobek environment speed ({'quick' if args.quick else 'full'} mode: best of {rounds} interleaved "
-          f"round(s) of {budget} CPU s per loop, seed {SEED})")
+    print(f"Environment speed of {', '.join(games)} ({'quick' if args.quick else 'full'} mode: best of {rounds} "
+          f"interleaved round(s) of {budget} CPU s per loop, seed {SEED})")
     print(f"Python {platform.python_version()}, {platform.system()} {platform.machine()}\n")
-    print(table(all_rows, figures))
+    print(table(all_rows, figures, games))
     if args.breakdown:
-        print(breakdown(figures))
+        print(breakdown(figures, games))
     if args.json:
         doc = {
             "mode": "quick" if args.quick else "full", "rounds": rounds, "budget_cpu_s": budget, "seed": SEED,
@@ -378,7 +396,7 @@ def main(argv: list[str] | None = None) -> int:
                  "ratios": {} if row.key in PEERS else ratios(figures, row.key)}
                 for row in all_rows
             ],
-            "bars": bars(figures),
+            "bars": bars(figures, games),
         }
         args.json.write_text(json.dumps(doc, indent=2) + "\n")
     return 0

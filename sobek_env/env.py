@@ -1,118 +1,197 @@
-"""Sobek as a PettingZoo AEC environment.
+"""Any registered game as a PettingZoo AEC environment.
 
 | | |
 |---|---|
-| Import | ``import sobek_env; env = sobek_env.env(num_players=4)`` |
-| Agents | ``player_0`` ... ``player_{n-1}`` (2 to 4) |
-| Actions | Discrete(75): the action table of INTERFACE.md (``sobek_env.ACTION_NAMES``) |
-| Observations | Dict(observation=Box(float32, (N,)), action_mask=Box(0, 1, (75,), int8)) |
-| Observation modes | ``original`` (what the seat sees now) or ``memory`` (plus perfect recall, rules §10) |
-| Rewards | ``win``: +1 / -1 at the end; ``margin``: (own - best other) / 100 at the end; |
-| | ``score``: each score change / 100 |
-
-Sobek is a card game for 2 to 4 players over three rounds: take cards from the
-Nile (skipping cards costs corruption), play characters, lay sets that trigger
-event tokens, and avoid being the most corrupt when a round is scored.
+| Import | ``sobek_env.env(game="sobek", num_players=4)``, or ``sobek_env.sobek_v1.env(num_players=4)`` |
+| Agents | ``player_0`` ... ``player_{n-1}`` |
+| Actions | ``Discrete(game.num_actions)``: the game's action table (``load_game(name).action_names``) |
+| Observations | ``Dict(observation=Box(float32, (N,)), action_mask=Box(0, 1, (actions,), int8))`` |
+| Observation modes | ``original`` (what the seat sees now) or ``memory`` (plus perfect recall) |
+| Rewards | ``win``: +1 / -1 at the end; ``margin``: the game's margin / its score scale at the end; |
+| | ``score``: each change of the seat's own score / the score scale |
 
 The agent to act is ``agent_selection``; it is also the acting agent inside
-sub-decisions, including an opponent's Scribe discards, so one "turn" of the
-rules may span several steps and several agents. The observation is seen from
-the agent's own seat (opponents follow in seat order) and its named slices are
-given by :func:`sobek_env.observation_layout`. ``state()`` is the full-information
-vector. ``env.unwrapped.game`` is the :class:`GameState`.
+sub-decisions, including an opponent's (a Sobek Scribe's discards, a Kleopatra
+ceremony's bids), so one turn of the rules may span several steps and agents.
+The observation is seen from the agent's own seat (opponents follow in seat
+order); :meth:`Game.observation_layout` names its slices. ``state()`` is the
+full-information vector. ``env.unwrapped.game`` is the game's state and
+``env.unwrapped.table`` the :class:`~sobek_env.game.Table` (game object, players,
+mode, rules options).
 
 An illegal action raises IllegalActionError and changes nothing
 (``illegal_action="raise"``, the default), or ends the game with -1 to the
 offender and 0 to the others (``illegal_action="terminate"``, PettingZoo's
-classic convention).
+classic convention, for generic tools that ignore masks). The action space
+samples legal actions only. ``step`` takes a Python or numpy integer, a 0-d or
+one-element integer array, or a torch integer scalar, as policies return them.
+
+``infos[agent]`` has the same keys at every step: ``score`` and ``winner`` (filled
+at the game's end), ``illegal`` (True for the offender of ``terminate``).
 """
 
 from __future__ import annotations
 
 import random
+import weakref
+from numbers import Integral
+from typing import Any
 
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
+from pettingzoo.utils import BaseWrapper
 
-from .actions import NUM_ACTIONS
 from .errors import IllegalActionError
-from .observation import HIGH, MODES, Observer, encode_state, observation_size, state_size
-from .render import render_text
-from .state import GameState
+from .game import Game, Table
+from .registry import load_game
 
 REWARD_MODES = ("win", "margin", "score")
 ILLEGAL_MODES = ("raise", "terminate")
-SCORE_SCALE = 100.0
+RENDER_MODES = ("ansi", "human")
 
 
-def env(**kwargs) -> AECEnv:
-    """The environment in PettingZoo's order-enforcing wrapper (see :class:`raw_env`)."""
-    return FastOrderEnforcingWrapper(raw_env(**kwargs))
+def env(**kwargs: Any) -> AECEnv:
+    """The environment in the order-enforcing wrapper (see :class:`raw_env`)."""
+    return OrderEnforcing(raw_env(**kwargs))
 
 
-class FastOrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
-    """PettingZoo's order-enforcing wrapper, with ``last`` and ``step`` going straight to the
-    environment once it has been reset: the base class reaches each attribute through
-    ``__getattr__``, which cost about as much per step as the engine (benchmarks/bench_env.py).
-    Before a reset, and for a step after the game, PettingZoo's own checks and messages apply."""
+def as_action(action: Any, num_actions: int) -> int:
+    """An action id from what a policy returns: a Python or numpy integer, a one-element integer array
+    (numpy, or torch), or a torch integer scalar. Anything else raises IllegalActionError."""
+    if type(action) is int:
+        return action
+    if isinstance(action, Integral) and not isinstance(action, (bool, np.bool_)):
+        return int(action)
+    item = getattr(action, "item", None)
+    size = getattr(action, "size", None)
+    size = size() if callable(size) else size  # torch's size is a method, numpy's a number
+    if item is not None and (size in (1, None) or getattr(action, "numel", lambda: 0)() == 1):
+        try:
+            value = item()
+        except (ValueError, RuntimeError):
+            value = None
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+    raise IllegalActionError(f"an action must be an integer id from 0 to {num_actions - 1}, got {action!r}")
+
+
+class LegalDiscrete(spaces.Discrete):
+    """``Discrete(n)`` whose ``sample()`` without a mask draws a legal action of its agent when that
+    agent must act (so generic tools that ignore masks send legal actions)."""
+
+    def __init__(self, n: int, env: raw_env | None = None, agent: str | None = None) -> None:
+        super().__init__(n)
+        self._env = None if env is None else weakref.ref(env)
+        self._agent = agent
+
+    def sample(self, mask: Any = None, probability: Any = None) -> np.int64:
+        env = self._env() if self._env is not None else None
+        if mask is None and probability is None and env is not None:
+            mask = env.mask(self._agent)
+            if not mask.any():
+                mask = None  # not this agent's turn: any action (it will not be asked for one)
+        return super().sample(mask=mask, probability=probability)
+
+    def __getstate__(self) -> dict:
+        state = dict(self.__dict__)
+        state["_env"] = None  # a weak reference cannot be pickled: the copy's owner sets it again
+        return state
+
+
+class OrderEnforcing(BaseWrapper):
+    """Refuses ``step``, ``observe``, ``last`` and ``render`` before ``reset`` with a clear message, and
+    otherwise passes calls straight through (PettingZoo's own wrapper reaches each attribute through
+    ``__getattr__``, which cost about as much per step as the engine)."""
+
+    def __init__(self, env: AECEnv) -> None:
+        super().__init__(env)
+        self.was_reset = False
+
+    def _check(self, what: str) -> None:
+        if not self.was_reset:
+            raise RuntimeError(f"call reset() before {what}()")
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        self.was_reset = True
+        self.env.reset(seed=seed, options=options)
+
+    def step(self, action: Any) -> None:
+        self._check("step")
+        self.env.step(action)
 
     def last(self, observe: bool = True) -> tuple:
-        if not self._has_reset:
-            return super().last(observe)
+        self._check("last")
         return self.env.last(observe)
 
-    def step(self, action) -> None:
-        if self._has_reset and self.env.agents:
-            self._has_updated = True
-            self.env.step(action)
-        else:
-            super().step(action)
+    def observe(self, agent: str) -> Any:
+        self._check("observe")
+        return self.env.observe(agent)
+
+    def render(self) -> Any:
+        self._check("render")
+        return self.env.render()
+
+    def __str__(self) -> str:
+        return str(self.env)
 
 
 class raw_env(AECEnv):
-    """Sobek for 2 to 4 players; see the module docstring."""
+    """A registered game as an AEC environment; see the module docstring."""
 
-    metadata = {"render_modes": ["ansi", "human"], "name": "sobek_v0", "is_parallelizable": False}
+    metadata = {"render_modes": list(RENDER_MODES), "name": "sobek_env", "is_parallelizable": False, "render_fps": 1}
 
     def __init__(
         self,
-        num_players: int = 2,
+        game: Game | str = "sobek",
+        num_players: int | None = None,
         observation_mode: str = "original",
         reward_mode: str = "win",
         render_mode: str | None = None,
         illegal_action: str = "raise",
-        **rules_options,
+        **rules_options: Any,
     ) -> None:
         super().__init__()
-        if observation_mode not in MODES:
-            raise ValueError(f"observation_mode must be one of {MODES}, got {observation_mode!r}")
+        game = load_game(game)
+        num_players = game.default_players if num_players is None else num_players
+        game.check_table(num_players, observation_mode)
         if reward_mode not in REWARD_MODES:
             raise ValueError(f"reward_mode must be one of {REWARD_MODES}, got {reward_mode!r}")
         if render_mode not in (None, *self.metadata["render_modes"]):
-            raise ValueError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
+            raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}, "
+                             f"got {render_mode!r}")
         if illegal_action not in ILLEGAL_MODES:
             raise ValueError(f"illegal_action must be one of {ILLEGAL_MODES}, got {illegal_action!r}")
-        GameState.new(num_players, seed=0, **rules_options)  # validates the count and options now
+        game.new(num_players, seed=0, **rules_options)  # validates the rules options now
+        self.table = Table(game, num_players, observation_mode, dict(rules_options))
+        self.metadata = {**self.metadata, "name": f"{game.name}_v{game.version}"}
         self.num_players = num_players
         self.observation_mode = observation_mode
         self.reward_mode = reward_mode
         self.render_mode = render_mode
         self.illegal_action = illegal_action
-        self.rules_options = rules_options
+        self.rules_options = dict(rules_options)
         self.possible_agents = [f"player_{i}" for i in range(num_players)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
+        low, high = game.observation_bounds(num_players, **rules_options)
+        size, actions = game.observation_size(num_players), game.num_actions
         obs_space = spaces.Dict({
-            "observation": spaces.Box(0.0, HIGH, (observation_size(num_players),), np.float32),
-            "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
+            "observation": spaces.Box(low, high, (size,), np.float32),
+            "action_mask": spaces.Box(0, 1, (actions,), np.int8),
         })
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
-        self.state_space = spaces.Box(0.0, HIGH, (state_size(num_players),), np.float32)
-        self._observer = Observer(num_players, observation_mode)
+        self.action_spaces = {a: LegalDiscrete(actions, self, a) for a in self.possible_agents}
+        # the full-information vector holds what the observations hold, of every seat: within their extremes
+        self.state_space = spaces.Box(float(np.min(low)), float(np.max(high)), (game.state_size(num_players),),
+                                      np.float32)
+        self._observer = game.observer(num_players, observation_mode)
         self._seeder: random.Random | None = None
-        self.game: GameState | None = None
+        self.game = None
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        for agent, space in self.action_spaces.items():  # reconnect the spaces to this copy
+            space._env, space._agent = weakref.ref(self), agent
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -129,28 +208,32 @@ class raw_env(AECEnv):
             if self._seeder is None:
                 self._seeder = random.Random()
             game_seed = self._seeder.randrange(2**63)
-        self.game = GameState.new(self.num_players, seed=game_seed, **self.rules_options)
+        self.game = self.table.game.new(self.num_players, seed=game_seed, **self.rules_options)
         self.agents = list(self.possible_agents)
-        self.rewards = {a: 0.0 for a in self.agents}
-        self._cumulative_rewards = {a: 0.0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {"score": 0, "winner": False, "illegal": False} for a in self.agents}
         self.agent_selection = self.possible_agents[self.game.current_player]
+
+    def mask(self, agent: str) -> np.ndarray:
+        """``agent``'s action mask: its legal actions if it must act now, else none."""
+        mask = bytearray(self.table.game.num_actions)  # set item by item, then viewed as int8: half numpy's cost
+        if self.game is not None and not self.game.is_over and self.agent_name_mapping[agent] == \
+                self.game.current_player:
+            for action in self.game.legal_actions():
+                mask[action] = 1
+        return np.frombuffer(mask, dtype=np.int8)
 
     def observe(self, agent: str) -> dict:
         seat = self.agent_name_mapping[agent]
-        obs = self._observer.encode(self.game, seat).copy()
-        mask = bytearray(NUM_ACTIONS)  # set item by item, then viewed as int8: half the cost of numpy indexing
-        if not self.game.is_over and seat == self.game.current_player:
-            for action in self.game.legal_actions():
-                mask[action] = 1
-        return {"observation": obs, "action_mask": np.frombuffer(mask, dtype=np.int8)}
+        return {"observation": self._observer.encode(self.game, seat).copy(), "action_mask": self.mask(agent)}
 
     def state(self) -> np.ndarray:
-        return encode_state(self.game)
+        return self.table.game.state_vector(self.game)
 
-    def step(self, action) -> None:
+    def step(self, action: Any) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -158,18 +241,21 @@ class raw_env(AECEnv):
         seat = self.agent_name_mapping[agent]
         before = self.game.scores
         try:
-            self.game.apply(action)
+            self.game.apply(as_action(action, self.table.game.num_actions))
         except IllegalActionError as exc:
             if self.illegal_action == "raise":
                 raise IllegalActionError(f"{agent}: {exc}") from None
-            self._end_for_illegal(agent, action)
+            self._end_for_illegal(agent)
             return
         self._cumulative_rewards[agent] = 0.0
         self.rewards = self._rewards(before)
         self._accumulate_rewards()
         if self.game.is_over:
-            self.terminations = {a: True for a in self.agents}
-            self.infos = {a: {"scores": self.game.scores, "winners": self.game.winners} for a in self.agents}
+            self.terminations = dict.fromkeys(self.agents, True)
+            winners, scores = set(self.game.winners), self.game.scores
+            for a, info in self.infos.items():
+                seat_of = self.agent_name_mapping[a]
+                info["score"], info["winner"] = scores[seat_of], seat_of in winners
             self.agent_selection = self.possible_agents[(seat + 1) % self.num_players]
         else:
             self.agent_selection = self.possible_agents[self.game.current_player]
@@ -177,33 +263,29 @@ class raw_env(AECEnv):
             self.render()
 
     def _rewards(self, before: list[int]) -> dict[str, float]:
-        game = self.game
+        game, scale = self.game, self.table.game.score_scale
         if self.reward_mode == "score":
-            after = game.markers
-            return {a: (after[i] - before[i]) / SCORE_SCALE for i, a in enumerate(self.possible_agents)}
+            after = game.scores
+            return {a: (after[i] - before[i]) / scale for i, a in enumerate(self.possible_agents)}
         if not game.is_over:
-            return {a: 0.0 for a in self.agents}
-        scores = game.markers
+            return dict.fromkeys(self.agents, 0.0)
         if self.reward_mode == "win":
             winners = set(game.winners)
             return {a: 1.0 if i in winners else -1.0 for i, a in enumerate(self.possible_agents)}
-        return {
-            a: (scores[i] - max(v for j, v in enumerate(scores) if j != i)) / SCORE_SCALE
-            for i, a in enumerate(self.possible_agents)
-        }
+        margins = self.table.game.margins(game)
+        return {a: margins[i] / scale for i, a in enumerate(self.possible_agents)}
 
-    def _end_for_illegal(self, agent: str, action) -> None:
+    def _end_for_illegal(self, agent: str) -> None:
         self._cumulative_rewards[agent] = 0.0
         self.rewards = {a: (-1.0 if a == agent else 0.0) for a in self.agents}
         self._accumulate_rewards()
-        self.terminations = {a: True for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
-        self.infos[agent]["illegal_action"] = action
+        self.terminations = dict.fromkeys(self.agents, True)
+        self.infos[agent]["illegal"] = True
 
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
-        text = render_text(self.game)
+        text = self.table.game.render_text(self.game, None, self.observation_mode)
         if self.render_mode == "human":
             print(text + "\n")
             return None
@@ -211,4 +293,3 @@ class raw_env(AECEnv):
 
     def close(self) -> None:
         pass
-

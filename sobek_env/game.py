@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
@@ -92,6 +92,23 @@ class Observer(Protocol):
 
 
 @dataclass(frozen=True)
+class Column:
+    """A statistic a tournament reports per agent: the sum of ``total`` over its games divided by the sum of
+    ``per`` (None: the number of games), from the per-seat totals of :meth:`Game.statistics`; shown under
+    ``label`` with ``format`` and read as ``summary.<name>``."""
+
+    name: str
+    label: str
+    total: str
+    per: str | None = None
+    format: str = ".2f"
+
+    def value(self, stats: Sequence[Mapping[str, float]]) -> float:
+        denominator = len(stats) if self.per is None else sum(seat[self.per] for seat in stats)
+        return sum(seat[self.total] for seat in stats) / denominator if denominator else 0.0
+
+
+@dataclass(frozen=True)
 class Table:
     """Where an agent sits down: the game, the number of players, the observation mode and the
     rules options (only those that differ from the defaults). Agents are made for a table, so
@@ -122,7 +139,11 @@ class Game(ABC):
     action_names: ClassVar[tuple[str, ...]]
     observation_modes: ClassVar[tuple[str, ...]] = ("original", "memory")
     score_scale: ClassVar[float] = 100.0  # scores are divided by this in observations and rewards
+    observation_high: ClassVar[float] = 100.0  # every entry of an observation lies in [0, observation_high]
     rules_options: ClassVar[tuple[str, ...]] = ()  # the keyword arguments of new() besides players and seed
+    columns: ClassVar[tuple[Column, ...]] = ()     # what a tournament reports beside wins, scores and ratings
+    # the study of corruption: (column of corruption, column of its cost, the cost's axis label)
+    corruption_axes: ClassVar[tuple[str, str, str] | None] = None
 
     # ------------------------------------------------------------------ actions and tables
 
@@ -167,8 +188,8 @@ class Game(ABC):
         """Rebuild a state from its document; StateFormatError names a bad field."""
 
     @abstractmethod
-    def max_game_length(self, num_players: int) -> int:
-        """The most steps (actions, sub-decisions included) a game can take: derived, not measured."""
+    def max_game_length(self, num_players: int, **rules: Any) -> int:
+        """The most steps (actions, sub-decisions included) a game under ``rules`` can take: derived, not measured."""
 
     # ------------------------------------------------------------------ observations
 
@@ -186,6 +207,10 @@ class Game(ABC):
 
     def observation_size(self, num_players: int) -> int:
         return _layout(self, num_players)[2]
+
+    def observation_bounds(self, num_players: int, **rules: Any) -> tuple[Any, Any]:
+        """The bounds of the observation vector's entries (a Box's low and high: numbers or arrays)."""
+        return 0.0, self.observation_high
 
     @abstractmethod
     def observer(self, num_players: int, observation_mode: str = "original") -> Observer:
@@ -206,8 +231,8 @@ class Game(ABC):
     # ------------------------------------------------------------------ people and statistics
 
     @abstractmethod
-    def render_text(self, state: State, seat: int | None = None) -> str:
-        """A text picture of the table as ``seat`` sees it (default: the player to move)."""
+    def render_text(self, state: State, seat: int | None = None, observation_mode: str = "original") -> str:
+        """A text picture of the table as ``seat`` sees it (default: the player to move), in that mode."""
 
     def margins(self, state: State) -> list[float]:
         """Each seat's margin in points for the ``margin`` reward: own score minus the best other."""
@@ -251,13 +276,21 @@ def _layout(game: Game, n: int) -> tuple[dict[str, slice], dict[str, tuple[int, 
     key = (game.name, n)
     if key not in _LAYOUTS:
         game.check_table(n)
-        slices, shapes, start = {}, {}, 0
-        for name, shape, _ in game.describe_layout(n):
-            size = 1
-            for d in shape:
-                size *= d
-            slices[name] = slice(start, start + size)
-            shapes[name] = shape
-            start += size
-        _LAYOUTS[key] = (slices, shapes, start)
+        _LAYOUTS[key] = layout_of(game.describe_layout(n))
     return _LAYOUTS[key]
+
+
+Layout = tuple[dict[str, slice], dict[str, tuple[int, ...]], int]
+
+
+def layout_of(described: list[tuple[str, tuple[int, ...], str]]) -> Layout:
+    """The slices, shapes and total size of a vector described as (name, shape, meaning) in order."""
+    slices, shapes, start = {}, {}, 0
+    for name, shape, _ in described:
+        size = 1
+        for d in shape:
+            size *= d
+        slices[name] = slice(start, start + size)
+        shapes[name] = shape
+        start += size
+    return slices, shapes, start

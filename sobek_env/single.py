@@ -1,91 +1,123 @@
-"""A Gymnasium environment in which one learner plays Sobek against fixed opponents.
+"""A Gymnasium environment in which one learner plays a registered game against fixed opponents.
 
 Made for sb3-contrib's MaskablePPO: the observation is the learner's flat
 vector, ``action_masks()`` gives its legal actions, and the opponents' turns
 (including their sub-decisions) are played inside ``step``. The reward is the
 learner's reward of the AEC environment accumulated since its previous action.
+Registered with Gymnasium as ``sobek_env/<Game>-v<version>`` (``gymnasium.make(
+"sobek_env/Sobek-v1", opponents=["heuristic"])``).
 """
 
 from __future__ import annotations
 
+import copy
 import weakref
 from collections.abc import Sequence
-from numbers import Integral
 from typing import Any
 
 import gymnasium as gym
 import numpy as np
 
-from .actions import NUM_ACTIONS
-from .env import raw_env
-from .errors import IllegalActionError
+from .env import as_action, raw_env
+from .game import Game, Table
+from .registry import load_game
 
 
 class LegalDiscrete(gym.spaces.Discrete):
-    """Discrete(75) whose ``sample()`` without a mask draws a legal action of the env's
-    current state (so generic tools such as ``check_env`` send legal actions)."""
+    """``Discrete(n)`` whose ``sample()`` without a mask draws a legal action of the env's current position
+    (so generic tools such as ``check_env`` send legal actions).
+
+    Seeding the space with ``s`` makes its next unmasked sample legal in the game that ``reset(seed=s)``
+    deals: Gymnasium's determinism check seeds the space, samples, then resets with the same seed and
+    steps, so the action must be legal after that reset, not in the position the check left behind.
+    """
 
     def __init__(self, n: int, env: SingleAgentEnv) -> None:
         super().__init__(n)
         self._env = weakref.ref(env)
+        self._deal: int | None = None  # the seed of the game the next sample is for
 
-    def sample(self, mask=None, probability=None):
+    def seed(self, seed: int | None = None) -> list[int]:
+        self._deal = seed
+        return super().seed(seed)
+
+    def sample(self, mask: Any = None, probability: Any = None) -> np.int64:
         env = self._env() if self._env is not None else None
-        if mask is None and probability is None and env is not None and env._last is not None:
-            mask = env._last["action_mask"]
+        if mask is None and probability is None and env is not None:
+            if self._deal is not None:
+                fresh = copy.deepcopy(env)
+                fresh.reset(seed=self._deal)
+                mask = fresh._last["action_mask"]
+            elif env._last is not None:
+                mask = env._last["action_mask"]
+        self._deal = None
         return super().sample(mask=mask, probability=probability)
 
     def __getstate__(self) -> dict:
         state = dict(self.__dict__)
-        state["_env"] = None  # a weak reference cannot be pickled; a copy samples unmasked
+        state["_env"] = None  # a weak reference cannot be pickled: the copy's owner sets it again
         return state
 
 
 class SingleAgentEnv(gym.Env):
-    """One learner against ``opponents`` at a random (``seat=None``) or fixed seat.
+    """One learner against ``opponents`` at a random (``seat=None``) or fixed seat of ``game``.
 
-    ``opponents`` is one agent (it fills every other seat), a sequence of
-    ``num_players - 1`` agents, or a pool: an object with
-    ``sample(rng: numpy.random.Generator, count: int) -> list`` called at every
-    reset. Agents that have a ``seed(int)`` method are reseeded on each reset,
-    so a seeded reset replays the same episode. ``env_kwargs`` go to
-    :class:`sobek_env.raw_env` (observation_mode, reward_mode, rules options).
+    ``opponents`` is one agent (it fills every other seat), a sequence of ``num_players - 1``
+    agents or agent specs (``"heuristic"``, built with ``agents.make`` for this table), or a pool:
+    an object with ``sample(rng: numpy.random.Generator, count: int) -> list`` called at every
+    reset. Agents that have a ``seed(int)`` method are reseeded on each reset, so a seeded reset
+    replays the same episode; an agent with ``wants_state`` is also handed the game's state.
+    ``env_kwargs`` go to :class:`sobek_env.env.raw_env` (observation_mode, reward_mode, rules options).
     """
 
-    metadata = {"render_modes": ["ansi", "human"]}
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
 
-    def __init__(self, opponents: Any, num_players: int = 2, seat: int | None = None, **env_kwargs) -> None:
+    def __init__(self, opponents: Any, num_players: int | None = None, seat: int | None = None,
+                 game: Game | str = "sobek", **env_kwargs: Any) -> None:
         super().__init__()
         if env_kwargs.get("illegal_action", "raise") != "raise":
             raise ValueError("SingleAgentEnv always raises on an illegal action; drop illegal_action")
-        self.aec = raw_env(num_players=num_players, **env_kwargs)
+        game = load_game(game)
+        num_players = game.default_players if num_players is None else num_players
+        self.aec = raw_env(game=game, num_players=num_players, **env_kwargs)
         if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < num_players):
             raise ValueError(f"seat must be None or an int from 0 to {num_players - 1}, got {seat!r}")
+        self.table: Table = self.aec.table
         self.num_players = num_players
         self.fixed_seat = seat
         self.render_mode = self.aec.render_mode
         self._pool = opponents if hasattr(opponents, "sample") else None
         self.opponents = [] if self._pool is not None else self._check_opponents(opponents)
         self.observation_space = self.aec.observation_space("player_0")["observation"]
-        self.action_space = LegalDiscrete(NUM_ACTIONS, self)
+        self.action_space = LegalDiscrete(game.num_actions, self)
         self.seat = 0 if seat is None else seat
         self._last: dict | None = None
 
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self.action_space._env = weakref.ref(self)
+
     def _check_opponents(self, opponents: Any) -> list:
-        if hasattr(opponents, "act"):
-            return [opponents] * (self.num_players - 1)
+        if hasattr(opponents, "act") or isinstance(opponents, str):
+            opponents = [opponents] * (self.num_players - 1)
         if not isinstance(opponents, Sequence) or len(opponents) != self.num_players - 1:
             raise ValueError(
                 f"opponents must be one agent, a pool with sample(), or a list of {self.num_players - 1} agents"
             )
+        out = []
         for agent in opponents:
+            if isinstance(agent, str):
+                from agents import make  # specs need the agents package; the environment alone does not
+
+                agent = make(agent, table=self.table)
             if not hasattr(agent, "act"):
                 raise ValueError(f"opponent {agent!r} has no act(observation) method")
-        return list(opponents)
+            out.append(agent)
+        return out
 
     @property
-    def game(self):
-        """The GameState being played."""
+    def game(self) -> Any:
+        """The game's state being played."""
         return self.aec.game
 
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
@@ -101,19 +133,15 @@ class SingleAgentEnv(gym.Env):
         self._play_opponents()
         return self._last["observation"], self._info()
 
-    def step(self, action) -> tuple[np.ndarray, float, bool, bool, dict]:
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict]:
         if self._last is None:
             raise RuntimeError("call reset() before step()")
         if self.game.is_over:
             raise RuntimeError("the episode is over; call reset()")
-        action = _as_action(action)
         me = self.aec.possible_agents[self.seat]
-        self.aec.step(action)
-        reward = self.aec._cumulative_rewards[me]
-        self.aec._cumulative_rewards[me] = 0.0
-        reward += self._play_opponents()
-        terminated = self.game.is_over
-        return self._last["observation"], float(reward), terminated, False, self._info()
+        self.aec.step(as_action(action, self.table.game.num_actions))
+        reward = self.aec.rewards[me] + self._play_opponents()
+        return self._last["observation"], float(reward), self.game.is_over, False, self._info()
 
     def _play_opponents(self) -> float:
         """Play the other seats until the learner must act or the game ends; its reward meanwhile."""
@@ -123,9 +151,12 @@ class SingleAgentEnv(gym.Env):
             agent = aec.agent_selection
             seat = aec.agent_name_mapping[agent]
             opponent = self.opponents[(seat - self.seat) % self.num_players - 1]
-            aec.step(opponent.act(aec.observe(agent)))
-            reward += aec._cumulative_rewards[me]
-            aec._cumulative_rewards[me] = 0.0
+            observation = aec.observe(agent)
+            if getattr(opponent, "wants_state", False):
+                aec.step(opponent.act(observation, state=self.game))
+            else:
+                aec.step(opponent.act(observation))
+            reward += aec.rewards[me]
         self._last = aec.observe(me)
         return reward
 
@@ -143,11 +174,3 @@ class SingleAgentEnv(gym.Env):
     def render(self) -> str | None:
         return self.aec.render()
 
-
-def _as_action(action: Any) -> int:
-    """Accept a Python or numpy integer, or a one-element integer array (as policies return)."""
-    if isinstance(action, np.ndarray) and action.size == 1 and np.issubdtype(action.dtype, np.integer):
-        return int(action.reshape(()))
-    if isinstance(action, bool) or not isinstance(action, Integral):
-        raise IllegalActionError(f"an action must be an integer id from 0 to {NUM_ACTIONS - 1}, got {action!r}")
-    return int(action)

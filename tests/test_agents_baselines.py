@@ -5,9 +5,12 @@ from __future__ import annotations
 import pytest
 
 import sobek_env
-from agents.greedy import GreedyAgent
-from agents.heuristic import BEST, HeuristicAgent
 from agents.random_agent import RandomAgent
+from agents.sobek.greedy import GreedyAgent
+from agents.sobek.heuristic import BEST, HeuristicAgent
+from sobek_env.sobek import GAME
+
+TWO = GAME.table(2)
 
 
 def play(agents: list, seed: int, mode: str = "original") -> tuple[sobek_env.GameState, list[int]]:
@@ -33,7 +36,9 @@ def play(agents: list, seed: int, mode: str = "original") -> tuple[sobek_env.Gam
 @pytest.mark.parametrize("num_players", [2, 3, 4])
 def test_legal_over_whole_games(num_players: int, mode: str) -> None:
     for seed in range(2):
-        agents = [HeuristicAgent(), GreedyAgent(), HeuristicAgent(tolerance=1.0), GreedyAgent()][:num_players]
+        table = GAME.table(num_players, mode)
+        agents = [HeuristicAgent(table), GreedyAgent(table), HeuristicAgent(table, tolerance=1.0),
+                  GreedyAgent(table)][:num_players]
         game, _ = play(agents[seed:] + agents[:seed], seed, mode)
         assert game.is_over
 
@@ -41,13 +46,13 @@ def test_legal_over_whole_games(num_players: int, mode: str) -> None:
 @pytest.mark.parametrize("bad", [-0.1, 1.5, float("nan"), "0.5", True, None])
 def test_tolerance_is_validated(bad: object) -> None:
     with pytest.raises(ValueError, match="tolerance"):
-        HeuristicAgent(tolerance=bad)
+        HeuristicAgent(TWO, tolerance=bad)
 
 
 def test_tolerance_default_and_names() -> None:
     assert 0.0 <= BEST <= 1.0
-    assert HeuristicAgent().tolerance == BEST
-    assert HeuristicAgent(tolerance=0).tolerance == 0.0
+    assert HeuristicAgent(TWO).tolerance == BEST
+    assert HeuristicAgent(TWO, tolerance=0).tolerance == 0.0
     assert (HeuristicAgent.name, GreedyAgent.name) == ("heuristic", "greedy")
 
 
@@ -56,8 +61,8 @@ def mean_corruption(tolerance: float, games: int = 12) -> float:
     total = rounds = 0
     for seed in range(games):
         seat = seed % 2
-        agents = [HeuristicAgent(), HeuristicAgent()]
-        agents[seat] = HeuristicAgent(tolerance=tolerance)
+        agents = [HeuristicAgent(TWO), HeuristicAgent(TWO)]
+        agents[seat] = HeuristicAgent(TWO, tolerance=tolerance)
         game, _ = play(agents, 100 + seed)
         for log in game.round_log:
             total += log["corruption"][seat]
@@ -71,8 +76,8 @@ def test_tolerance_changes_corruption() -> None:
 
 @pytest.mark.parametrize("make", [GreedyAgent, HeuristicAgent])
 def test_same_seed_same_game(make) -> None:
-    first = play([make(), RandomAgent()], 7)
-    second = play([make(), RandomAgent()], 7)
+    first = play([make(TWO), RandomAgent()], 7)
+    second = play([make(TWO), RandomAgent()], 7)
     assert first[1] == second[1]
     assert first[0].scores == second[0].scores
 
@@ -83,7 +88,7 @@ def wins(make, games: int = 40) -> float:
     for seed in range(games):
         seat = seed % 2
         agents = [RandomAgent(), RandomAgent()]
-        agents[seat] = make()
+        agents[seat] = make(TWO)
         game, _ = play(agents, 500 + seed)
         if seat in game.winners:
             won += 1.0 / len(game.winners)
@@ -96,3 +101,19 @@ def test_heuristic_beats_random() -> None:
 
 def test_greedy_beats_random() -> None:
     assert wins(GreedyAgent) >= 32
+
+
+def test_horizontal_layouts_declare_the_amulets_only_set_even_when_every_free_goods_is_chosen() -> None:
+    """Regression: with five goods laid and the sixth chosen, the spare amulets had no goods left to be
+    declared with, and the planner raised StopIteration (a training worker died of it)."""
+    from agents.sobek.sets import horizontal_layouts
+    from sobek_env.sobek.catalogue import KIND_INDEX, make_rules
+
+    hand = [0] * 28
+    hand[KIND_INDEX["wheat-plain"]], hand[KIND_INDEX["amulet"]] = 3, 4
+    layouts = horizontal_layouts(hand, make_rules(2), laid={0, 1, 2, 3, 4})
+    loose = [layout for layout in layouts if layout and sum(layout[0][1]) == layout[0][1][KIND_INDEX["amulet"]]]
+    assert loose and all(layout[0][0] == 5 for layout in loose)  # declared wheat, laid before the wheat set
+    hand[KIND_INDEX["amulet"]] = 3
+    hand[KIND_INDEX["wheat-plain"]] = 0
+    assert horizontal_layouts(hand, make_rules(2), laid={0, 1, 2, 3, 4, 5}) == [[]]

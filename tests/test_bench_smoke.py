@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 
 BENCH = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_env.py"
-OURS = ("engine_2p", "engine_4p", "aec_2p_original", "aec_2p_memory", "aec_4p_original", "aec_4p_memory",
-        "single_2p", "single_4p")
+OURS = ("sobek_engine_2p", "sobek_engine_4p", "sobek_aec_original_2p", "sobek_aec_memory_2p",
+        "sobek_aec_original_4p", "sobek_aec_memory_4p", "sobek_single_2p", "sobek_single_4p")
 
 
 def test_quick_benchmark_prints_a_table_of_positive_figures(tmp_path: Path) -> None:
@@ -17,7 +17,7 @@ def test_quick_benchmark_prints_a_table_of_positive_figures(tmp_path: Path) -> N
     run = subprocess.run([sys.executable, str(BENCH), "--quick", "--breakdown", "--json", str(out)],
                          capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr
-    assert "engine, 4 players" in run.stdout and "Bars (same run):" in run.stdout
+    assert "sobek: engine, 4 players" in run.stdout and "Bars (same run):" in run.stdout
     assert "Where an agent-step" in run.stdout
     rows = {row["key"]: row for row in json.loads(out.read_text())["rows"]}
     for key in OURS:

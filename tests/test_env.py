@@ -1,189 +1,226 @@
-"""The PettingZoo environment and the single-agent wrapper: API conformance, rewards, errors."""
+"""The game-agnostic layer over every registered game: the PettingZoo and Gymnasium contracts, masks,
+seeding, pickling, and the conventions real clients rely on (INTERFACE.md, "Games")."""
 
 from __future__ import annotations
 
-import itertools
+import copy
+import pickle
+import subprocess
+import sys
 
+import gymnasium
 import numpy as np
 import pytest
+import torch
 from gymnasium.utils.env_checker import check_env
-from pettingzoo.test import api_test
+from pettingzoo.test import api_test, parallel_api_test
 
 import sobek_env
 from agents import RandomAgent
-from sobek_env import IllegalActionError, SingleAgentEnv, observation_layout
-from sobek_env.observation import describe_layout, observation_size
+from sobek_env import GAMES, IllegalActionError, SingleAgentEnv, load_game, registry
+
+TABLES = [(name, n) for name in GAMES for n in load_game(name).player_counts]
+
+
+def _first_legal(observation: dict) -> int:
+    return int(np.flatnonzero(observation["action_mask"])[0])
 
 
 @pytest.mark.parametrize("mode", ["original", "memory"])
-@pytest.mark.parametrize("num_players", [2, 3, 4])
-def test_pettingzoo_api(num_players: int, mode: str) -> None:
-    api_test(sobek_env.env(num_players=num_players, observation_mode=mode), num_cycles=300)
+@pytest.mark.parametrize(("game", "num_players"), TABLES)
+def test_pettingzoo_api(game: str, num_players: int, mode: str) -> None:
+    api_test(sobek_env.env(game=game, num_players=num_players, observation_mode=mode), num_cycles=200)
 
 
-@pytest.mark.parametrize("num_players", [2, 3, 4])
-def test_single_agent_env_passes_gymnasium_checker(num_players: int) -> None:
-    check_env(SingleAgentEnv(RandomAgent(0), num_players=num_players), skip_render_check=True)
+@pytest.mark.parametrize(("game", "num_players"), TABLES)
+def test_parallel_api(game: str, num_players: int) -> None:
+    parallel_api_test(sobek_env.parallel_env(game=game, num_players=num_players), num_cycles=200)
 
 
-@pytest.mark.parametrize("num_players", [2, 3, 4])
-def test_layout_tiles_the_vector(num_players: int) -> None:
-    layout = observation_layout(num_players)
-    covered = sorted((s.start, s.stop) for s in layout.values())
-    assert covered[0][0] == 0
-    assert all(a[1] == b[0] for a, b in itertools.pairwise(covered))
-    assert covered[-1][1] == observation_size(num_players)
-    assert [name for name, _, _ in describe_layout(num_players)] == list(layout)
+@pytest.mark.parametrize(("game", "num_players"), TABLES)
+def test_single_agent_env_passes_gymnasium_checker(game: str, num_players: int) -> None:
+    check_env(SingleAgentEnv(RandomAgent(0), game=game, num_players=num_players), skip_render_check=True)
 
 
-def play(env, seed: int, policy_seed: int = 0):
-    """Play one game with random legal actions; yield after every step."""
-    env.reset(seed=seed)
-    rng = np.random.default_rng(policy_seed)
-    for agent in env.agent_iter():
-        obs, _reward, term, trunc, _info = env.last()
-        if term or trunc:
-            env.step(None)
-        else:
-            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-        yield agent
+@pytest.mark.parametrize("game", GAMES)
+def test_versioned_modules_and_gymnasium_ids(game: str) -> None:
+    info = load_game(game)
+    assert info.version == registry.version(game)
+    module = __import__(f"sobek_env.{game}_v{info.version}", fromlist=["env"])
+    for made in (module.env().unwrapped, module.raw_env(), module.parallel_env()):
+        assert made.metadata["name"] == f"{game}_v{info.version}" and made.metadata["render_fps"] > 0
+        assert made.table.game is info
+    env = gymnasium.make(f"sobek_env/{game.capitalize()}-v{info.version}", opponents=["random"] * (
+        info.default_players - 1))
+    observation, _ = env.reset(seed=3)
+    assert observation.shape == (info.observation_size(info.default_players),)
 
 
-def test_observation_is_from_the_observers_seat() -> None:
-    env = sobek_env.env(num_players=3)
+@pytest.mark.parametrize("game", GAMES)
+def test_masks_equal_the_legal_actions_and_sampling_is_legal(game: str) -> None:
+    env = sobek_env.env(game=game)
     env.reset(seed=5)
-    game = env.unwrapped.game
-    layout = observation_layout(3)
-    for seat, agent in enumerate(env.possible_agents):
-        obs = env.observe(agent)["observation"]
-        assert obs[layout["hand"]].tolist() == game.hands[seat]
-        assert obs[layout["scores"]].tolist() == [0.0, 0.0, 0.0]
-        assert obs[layout["to_move"]].argmax() == (game.current_player - seat) % 3
+    state = env.unwrapped.game
+    for steps, agent in enumerate(env.agent_iter()):
+        observation, _, done, truncated, _ = env.last()
+        if done or truncated:
+            env.step(None)
+            continue
+        assert np.flatnonzero(observation["action_mask"]).tolist() == state.legal_actions()
+        for other in env.possible_agents:
+            if other != agent:
+                assert not env.observe(other)["action_mask"].any()
+        action = env.action_space(agent).sample()  # the space samples legal actions only
+        assert action in state.legal_actions()
+        env.step(action)
+        if steps > 400:
+            break
 
 
-def test_only_the_player_to_move_has_a_mask() -> None:
-    env = sobek_env.env(num_players=4)
+def _trajectory(env, seed: int, steps: int = 10_000) -> list:
+    env.reset(seed=seed)
+    out = []
+    for _, agent in zip(range(steps), env.agent_iter()):
+        observation, reward, done, truncated, _ = env.last()
+        action = None if done or truncated else _first_legal(observation)
+        out.append((agent, action, reward, observation["observation"].sum()))
+        env.step(action)
+    return out
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_same_seed_gives_the_same_game(game: str) -> None:
+    assert _trajectory(sobek_env.env(game=game), 11, 300) == _trajectory(sobek_env.env(game=game), 11, 300)
+    assert _trajectory(sobek_env.env(game=game), 11, 300) != _trajectory(sobek_env.env(game=game), 12, 300)
+
+
+def _continue_aec(env, steps: int) -> list:
+    out = []
+    for _, agent in zip(range(steps), env.agent_iter()):
+        observation, reward, done, truncated, info = env.last()
+        action = None if done or truncated else _first_legal(observation)
+        out.append((agent, action, reward, observation["observation"].tobytes(), tuple(sorted(info))))
+        env.step(action)
+    return out
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_one_game_through_every_interface_pickles_and_copies_mid_game(game: str) -> None:
+    """AEC, parallel, SingleAgentEnv and the Gymnasium id: pickled and deep-copied mid-game, each copy
+    continues exactly as the original (the compiled encoder included)."""
+    aec = sobek_env.env(game=game)
+    aec.reset(seed=2)
+    _continue_aec(aec, 25)
+    for clone in (pickle.loads(pickle.dumps(aec)), copy.deepcopy(aec)):
+        assert _continue_aec(clone, 80) == _continue_aec(copy.deepcopy(aec), 80)
+    assert _continue_aec(pickle.loads(pickle.dumps(aec)), 60) == _continue_aec(aec, 60)
+
+    par = sobek_env.parallel_env(game=game)
+    observations, _ = par.reset(seed=4)
+    for _ in range(20):
+        observations, *_ = par.step({par.acting: _first_legal(observations[par.acting])})
+    twins = [pickle.loads(pickle.dumps(par)), copy.deepcopy(par)]
+    for _ in range(40):
+        if not par.agents:
+            break
+        action = {par.acting: _first_legal(observations[par.acting])}
+        observations, rewards, *_ = par.step(action)
+        for twin in twins:
+            assert twin.acting == next(iter(action))
+            other, other_rewards, *_ = twin.step(action)
+            assert all(np.array_equal(other[a]["observation"], observations[a]["observation"]) for a in observations)
+            assert other_rewards == rewards
+
+    info = load_game(game)
+    for env in (SingleAgentEnv(RandomAgent(1), game=game),
+                gymnasium.make(f"sobek_env/{game.capitalize()}-v{info.version}",
+                               opponents=["random"] * (info.default_players - 1))):
+        env.reset(seed=6)
+        for _ in range(10):
+            env.step(int(np.flatnonzero(env.unwrapped.action_masks())[0]))
+        twin = copy.deepcopy(env)
+        for _ in range(30):
+            if env.unwrapped.game.is_over:
+                break
+            action = int(np.flatnonzero(env.unwrapped.action_masks())[0])
+            mine, theirs = env.step(action), twin.step(action)
+            assert np.array_equal(mine[0], theirs[0]) and mine[1:3] == theirs[1:3]
+        assert pickle.loads(pickle.dumps(env.unwrapped)).game == env.unwrapped.game
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_step_takes_what_policies_return(game: str) -> None:
+    """SB3's predict returns 0-d arrays; others return numpy or torch integer scalars."""
+    for convert in (int, np.int64, np.int32, lambda a: np.array(a), lambda a: np.array([a]),
+                    lambda a: torch.tensor(a), lambda a: torch.tensor([a])):
+        env = sobek_env.env(game=game)
+        env.reset(seed=1)
+        action = _first_legal(env.observe(env.agent_selection))
+        env.step(convert(action))
+        single = SingleAgentEnv(RandomAgent(0), game=game)
+        single.reset(seed=1)
+        single.step(convert(int(np.flatnonzero(single.action_masks())[0])))
     env.reset(seed=1)
-    for agent in env.possible_agents:
-        mask = env.observe(agent)["action_mask"]
-        assert mask.any() == (agent == env.agent_selection)
+    for bad in (1.5, np.float32(2), torch.tensor(1.0), np.array([1, 2]), "3", None, True, torch.tensor(True)):
+        with pytest.raises(IllegalActionError, match="integer"):
+            env.step(bad)
 
 
-def test_original_mode_hides_opponents_piles_memory_mode_shows_them() -> None:
-    views = {}
-    for mode in ("original", "memory"):
-        env = sobek_env.env(num_players=2, observation_mode=mode)
-        env.reset(seed=11)
-        mover = env.agent_selection
-        env.step(sobek_env.action_id("take:3"))  # three cards into the mover's pile
-        other = next(a for a in env.possible_agents if a != mover)
-        views[mode] = env.observe(other)["observation"][observation_layout(2)["pile_backs"]].reshape(2, 3)
-    assert views["original"][1].sum() == 0
-    assert views["memory"][1].sum() == 3
+@pytest.mark.parametrize("game", GAMES)
+def test_infos_keep_one_shape_for_every_agent(game: str) -> None:
+    env = sobek_env.env(game=game)
+    env.reset(seed=9)
+    shapes: set[tuple] = set()
+    for _ in env.agent_iter():
+        observation, _, done, truncated, _ = env.last()
+        shapes |= {(tuple(sorted(info)), tuple(type(v).__name__ for _, v in sorted(info.items())))
+                   for info in env.infos.values()}
+        env.step(None if done or truncated else _first_legal(observation))
+    assert shapes == {(("illegal", "score", "winner"), ("bool", "int", "bool"))}
 
 
-@pytest.mark.parametrize("reward_mode", ["win", "margin", "score"])
-def test_reward_sums_follow_the_mode(reward_mode: str) -> None:
-    env = sobek_env.env(num_players=3, reward_mode=reward_mode)
-    totals = dict.fromkeys(env.possible_agents, 0.0)
-    for _ in play(env, seed=21):
-        for a, r in env.rewards.items():
-            totals[a] += r
-    game = env.unwrapped.game
-    scores, winners = game.scores, game.winners
-    for seat, agent in enumerate(env.possible_agents):
-        if reward_mode == "win":
-            expected = 1.0 if seat in winners else -1.0
-        elif reward_mode == "margin":
-            expected = (scores[seat] - max(s for p, s in enumerate(scores) if p != seat)) / 100
-        else:
-            expected = scores[seat] / 100
-        assert totals[agent] == pytest.approx(expected)
-
-
-def test_illegal_action_raises_and_changes_nothing() -> None:
-    env = sobek_env.env(num_players=2)
-    env.reset(seed=3)
-    before = env.unwrapped.game.to_json()
-    illegal = int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"] == 0)[0])
-    with pytest.raises(IllegalActionError, match=sobek_env.ACTION_NAMES[illegal]):
-        env.step(illegal)
-    with pytest.raises(IllegalActionError, match="integer"):
-        env.step(1.5)
-    assert env.unwrapped.game.to_json() == before
-
-
-def test_illegal_action_terminate_mode_penalises_the_offender() -> None:
-    env = sobek_env.env(num_players=3, illegal_action="terminate")
+@pytest.mark.parametrize("game", GAMES)
+def test_terminate_mode_serves_tools_that_ignore_masks(game: str) -> None:
+    env = sobek_env.env(game=game, illegal_action="terminate")
     env.reset(seed=3)
     offender = env.agent_selection
     illegal = int(np.flatnonzero(env.observe(offender)["action_mask"] == 0)[0])
     env.step(illegal)
-    assert all(env.terminations.values())
-    assert env._cumulative_rewards[offender] == -1.0
-    assert sum(env._cumulative_rewards.values()) == -1.0
+    assert all(env.terminations.values()) and env.infos[offender]["illegal"]
+    assert env.rewards[offender] == -1.0 and sum(env.rewards.values()) == -1.0
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    ({"num_players": 5}, "num_players"),
-    ({"observation_mode": "full"}, "observation_mode"),
-    ({"reward_mode": "points"}, "reward_mode"),
-    ({"render_mode": "rgb_array"}, "render_mode"),
-    ({"illegal_action": "ignore"}, "illegal_action"),
-    ({"scarabs": {"gold": 3}}, "gold"),
-])
-def test_bad_environment_arguments_are_named(kwargs: dict, message: str) -> None:
-    with pytest.raises(ValueError, match=message):
-        sobek_env.env(**kwargs)
+@pytest.mark.parametrize("game", GAMES)
+def test_importing_the_layer_and_one_game_imports_no_other_game(game: str) -> None:
+    code = (f"import sys, sobek_env, sobek_env.{game}, sobek_env.{game}_v1; sobek_env.env(game={game!r}); "
+            "print(sorted({m.split('.')[1] for m in sys.modules if m.startswith('sobek_env.')}))")
+    loaded = eval(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout)
+    assert not set(GAMES) - {game} & set(loaded), loaded
 
 
-def test_ansi_render_shows_the_table_as_the_player_to_move_sees_it() -> None:
-    env = sobek_env.env(num_players=2, render_mode="ansi")
-    env.reset(seed=4)
-    text = env.render()
-    game = env.unwrapped.game
-    assert f"player_{game.current_player} to move" in text
-    assert "Nile:" in text and "Legal: take:0" in text
-    opponent = 1 - game.current_player
-    assert f"player_{opponent}: hand 2 (2 green)" in text
+def test_the_registry_names_every_game_and_refuses_others() -> None:
+    assert sobek_env.GAMES == GAMES and isinstance(sobek_env.__version__, str)
+    for name in GAMES:
+        info = load_game(name)
+        assert info.name == name and info is load_game(info) and pickle.loads(pickle.dumps(info)) is info
+        assert info.num_actions == len(info.action_names) == len(set(info.action_names))
+        assert [info.action_id(a) for a in info.action_names] == list(range(info.num_actions))
+    with pytest.raises(ValueError, match="unknown game 'chess'"):
+        load_game("chess")
+    with pytest.raises(ValueError, match="unknown game"):
+        sobek_env.env(game="chess")
 
 
-def test_state_is_the_full_information_vector() -> None:
-    env = sobek_env.env(num_players=4)
-    env.reset(seed=2)
-    state = env.state()
-    assert env.state_space.contains(state)
-    env2 = sobek_env.env(num_players=4)
-    env2.reset(seed=3)
-    assert not np.array_equal(state, env2.state())
-
-
-def test_single_agent_env_reward_is_the_learners_and_episode_replays() -> None:
-    def run(seed: int):
-        env = SingleAgentEnv(RandomAgent(0), num_players=3, reward_mode="score")
+@pytest.mark.parametrize("game", GAMES)
+def test_the_single_agent_action_space_samples_legal_actions(game: str) -> None:
+    env = SingleAgentEnv(RandomAgent(0), game=game)
+    env.reset(seed=1)
+    for _ in range(30):  # unseeded: legal in the position the env is in
+        action = env.action_space.sample()
+        assert env.action_masks()[action]
+        env.step(action)
+    for seed in range(5):  # seeded with s: legal in the game reset(seed=s) deals (Gymnasium's determinism check)
+        env.action_space.seed(seed)
+        action = env.action_space.sample()
         env.reset(seed=seed)
-        rng = np.random.default_rng(0)
-        total, trace, done = 0.0, [], False
-        while not done:
-            action = int(rng.choice(np.flatnonzero(env.action_masks())))
-            _obs, reward, done, _truncated, info = env.step(action)
-            total += reward
-            trace.append(action)
-        return total, trace, info
-
-    total, trace, info = run(8)
-    assert total == pytest.approx(info["scores"][info["seat"]] / 100)
-    assert run(8)[1] == trace
-
-
-def test_single_agent_env_rejects_bad_actions_and_opponents() -> None:
-    env = SingleAgentEnv(RandomAgent(0), num_players=2)
-    env.reset(seed=0)
-    with pytest.raises(IllegalActionError):
-        env.step(None)
-    with pytest.raises(IllegalActionError):
-        env.step(74)  # back:orange is never legal at the start of a turn
-    with pytest.raises(ValueError, match="list of 2 agents"):
-        SingleAgentEnv([RandomAgent(0)], num_players=3)
-    with pytest.raises(ValueError, match="seat"):
-        SingleAgentEnv(RandomAgent(0), num_players=2, seat=2)
+        assert env.action_masks()[action]

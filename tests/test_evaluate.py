@@ -4,15 +4,21 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import re
+import signal
 import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
+from processes import children, command_line, group, wait_for
 
 from agents import RandomAgent, make
+from agents.evaluation import main
+from agents.files import DirectoryLock
 from agents.registry import with_option
 from agents.tournament import (
     GameRecord,
@@ -23,9 +29,9 @@ from agents.tournament import (
     summarize,
     wilson_interval,
 )
+from sobek_env import load_game
 
 ROOT = Path(__file__).resolve().parent.parent
-
 
 # ---------------------------------------------------------------- statistics
 
@@ -47,8 +53,11 @@ def test_wilson_interval_rejects_impossible_counts() -> None:
 
 
 def record(index: int, seating: tuple[int, ...], scores: tuple[int, ...], rounds: tuple[dict, ...] = ()) -> GameRecord:
+    """A game's record, its per-seat statistics those Sobek's game object derives from a round log."""
     best = max(scores)
-    return GameRecord(index, index, seating, scores, tuple(s for s, v in enumerate(scores) if v == best), rounds)
+    state = SimpleNamespace(round_log=list(rounds), num_players=len(scores))
+    return GameRecord(index, index, seating, scores, tuple(s for s, v in enumerate(scores) if v == best),
+                      tuple(load_game("sobek").statistics(state)))
 
 
 def test_rating_orders_agents_by_their_results() -> None:
@@ -98,7 +107,7 @@ def test_same_seeds_give_the_same_games_with_any_number_of_workers() -> None:
     assert one == two
     assert [r.seed for r in one] == list(range(11, 17))
     assert Counter(r.seat_of(0) for r in one) == {0: 2, 1: 2, 2: 2}
-    assert all(r.rounds and r.winners for r in one)
+    assert all(r.stats[0]["rounds"] and r.winners for r in one)
     assert play_tournament(specs, 6, seed=12)[0] != one[0]
 
 
@@ -137,18 +146,36 @@ def test_bad_specs_raise_clear_errors(spec: str, error: type, message: str) -> N
         make(spec)
 
 
+def test_a_model_path_may_hold_commas_and_a_directory_is_named_as_such(tmp_path: Path) -> None:
+    model = tmp_path / "lr=3e-4,seed=2" / "a,b.zip"
+    model.parent.mkdir()
+    model.write_bytes((ROOT / "models" / "ppo-2p.zip").read_bytes())
+    assert make(f"ppo:{model}", num_players=2).deterministic
+    assert not make(f"ppo:{model},deterministic=false", num_players=2).deterministic
+    assert with_option(f"ppo:{model}", "deterministic", "false") == f"ppo:{model},deterministic=false"
+    with pytest.raises(IsADirectoryError, match=rf"'{re.escape(str(model.parent))}' .* is a directory; give the "
+                                                "model file in it"):
+        make(f"ppo:{model.parent}")
+    (model.parent / "model.zip").write_bytes(model.read_bytes())
+    with pytest.raises(IsADirectoryError, match=re.escape(f"e.g. ppo:{model.parent / 'model.zip'}")):
+        make(f"ppo:{model.parent}")
+    with pytest.raises(FileNotFoundError, match="options follow the path as key=value"):
+        make(f"ppo:{model},deterministic")
+
+
 # ---------------------------------------------------------------- command line
 
 
-def evaluate(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, str(ROOT / "evaluate.py"), *args],
-                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+def evaluate(*args: str) -> None:
+    """evaluate.py with these arguments, in this process."""
+    main(list(args))
 
 
 @pytest.mark.parametrize(("args", "message"), [
     ("--players 2 --games 4 --agents random wizard", "unknown agent 'wizard'"),
     ("--players 2 --games 0 --agents random random", "--games: must be at least 1"),
-    ("--players 5 --games 5 --agents random", "--players: invalid choice: 5"),
+    ("--players 5 --games 5 --agents random", "--players: Sobek is for 2 to 4 players, got 5"),
+    ("--game kleo --players 3 --agents random random random", "--game: invalid choice: 'kleo'"),
     ("--players 3 --games 6 --agents random random", "exactly one spec per seat"),
     ("--players 2 --games 3 --agents random random", "not a multiple of --players 2"),
     ("--players 2 --games 4 --agents random ppo:nowhere.zip", "'nowhere.zip'.*not found"),
@@ -156,20 +183,22 @@ def evaluate(*args: str) -> subprocess.CompletedProcess:
     ("--players 2 --games 4 --agents heuristic --vs random --sweep tolerance=0,x", "tolerance must be a number"),
     ("--players 2 --games 4 --agents random random --out /proc/sobek", "cannot write results to --out"),
 ])
-def test_cli_rejects_bad_input_with_exit_2(args: str, message: str) -> None:
-    result = evaluate(*args.split())
-    assert result.returncode == 2
-    assert "Traceback" not in result.stderr
-    last = result.stderr.strip().splitlines()[-1]
+def test_cli_rejects_bad_input_with_exit_2(args: str, message: str, capsys: pytest.CaptureFixture) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        evaluate(*args.split())
+    assert exit_info.value.code == 2
+    stderr = capsys.readouterr().err
+    assert "Traceback" not in stderr
+    last = stderr.strip().splitlines()[-1]
     assert last.startswith("evaluate.py: error: ")
     assert re.search(message, last), last
 
 
-def test_cli_plays_a_small_tournament_end_to_end(tmp_path: Path) -> None:
-    result = evaluate("--players", "2", "--games", "8", "--agents", "random", "random",
-                      "--out", str(tmp_path), "--workers", "2", "--seed", "5")
-    assert result.returncode == 0, result.stderr
-    assert "random#1" in result.stdout and "95% CI" in result.stdout
+def test_cli_plays_a_small_tournament_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    evaluate("--players", "2", "--games", "8", "--agents", "random", "random",
+             "--out", str(tmp_path), "--workers", "2", "--seed", "5")
+    stdout = capsys.readouterr().out
+    assert "random#1" in stdout and "95% CI" in stdout
     rows = list(csv.DictReader((tmp_path / "evaluate.csv").open()))
     assert [row["label"] for row in rows] == ["random#1", "random#2"]
     assert sum(float(row["wins"]) for row in rows) == pytest.approx(8)
@@ -178,11 +207,151 @@ def test_cli_plays_a_small_tournament_end_to_end(tmp_path: Path) -> None:
     assert [game["seed"] for game in report["games_played"]] == list(range(5, 13))
 
 
-def test_cli_sweep_writes_a_plot(tmp_path: Path) -> None:
-    result = evaluate("--players", "2", "--games", "4", "--agents", "heuristic", "--vs", "random",
-                      "--sweep", "tolerance=0,1", "--out", str(tmp_path), "--workers", "1")
-    assert result.returncode == 0, result.stderr
-    assert "tolerance=0" in result.stdout and "tolerance=1" in result.stdout
+def test_cli_sweep_writes_a_plot(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    evaluate("--players", "2", "--games", "4", "--agents", "heuristic", "--vs", "random",
+             "--sweep", "tolerance=0,1", "--out", str(tmp_path), "--workers", "1")
+    stdout = capsys.readouterr().out
+    assert "tolerance=0" in stdout and "tolerance=1" in stdout
     assert (tmp_path / "sweep.png").stat().st_size > 0
     rows = list(csv.DictReader((tmp_path / "sweep.csv").open()))
     assert [row["tolerance"] for row in rows] == ["0", "1"]
+
+
+# ---------------------------------------------------------------- interrupted, resumed and concurrent runs
+
+
+def results(out: Path, name: str = "evaluate") -> tuple[dict, str]:
+    """A run's report (less what may differ between runs of the same tournament) and its CSV."""
+    report = json.loads((out / f"{name}.json").read_text())
+    for key in ("command", "workers"):
+        report.pop(key)
+    return report, (out / f"{name}.csv").read_text()
+
+
+def interrupt(out: Path, whole_lines: int) -> None:
+    """Make ``out`` as a run killed after ``whole_lines`` games, in the middle of writing the next one."""
+    lines = (out / "games.jsonl").read_bytes().splitlines(keepends=True)
+    (out / "games.jsonl").write_bytes(b"".join(lines[:1 + whole_lines]) + lines[1 + whole_lines][:40])
+    for result in out.glob("*.json"):
+        result.unlink()
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_resumed_tournament_gives_the_results_of_an_uninterrupted_one(tmp_path: Path, workers: int,
+                                                                          capsys: pytest.CaptureFixture) -> None:
+    arguments = ["--players", "3", "--games", "12", "--agents", "heuristic", "greedy", "random", "--seed", "4"]
+    evaluate(*arguments, "--out", str(tmp_path / "whole"), "--workers", "2")
+    evaluate(*arguments, "--out", str(tmp_path / "cut"), "--workers", "1")
+    interrupt(tmp_path / "cut", 5)
+    capsys.readouterr()
+    evaluate(*arguments, "--out", str(tmp_path / "cut"), "--workers", str(workers), "--resume")
+    assert "resuming: 5 of 12 games already played" in capsys.readouterr().out
+    assert results(tmp_path / "cut") == results(tmp_path / "whole")
+    assert len((tmp_path / "cut" / "games.jsonl").read_text().splitlines()) == 1 + 12
+
+
+def test_a_resumed_sweep_gives_the_results_of_an_uninterrupted_one(tmp_path: Path) -> None:
+    arguments = ["--players", "2", "--games", "4", "--agents", "heuristic", "--vs", "random",
+                 "--sweep", "tolerance=0,0.5,1"]
+    evaluate(*arguments, "--out", str(tmp_path / "whole"), "--workers", "1")
+    evaluate(*arguments, "--out", str(tmp_path / "cut"), "--workers", "1")
+    interrupt(tmp_path / "cut", 6)  # in the middle of the second value's games
+    evaluate(*arguments, "--out", str(tmp_path / "cut"), "--workers", "2", "--resume")
+    assert results(tmp_path / "cut", "sweep") == results(tmp_path / "whole", "sweep")
+
+
+def test_resume_refuses_other_arguments_and_a_new_run_refuses_an_unfinished_tournament(
+        tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    arguments = ["--players", "2", "--agents", "random", "greedy", "--out", str(tmp_path), "--workers", "1"]
+    evaluate(*arguments, "--games", "8")
+    interrupt(tmp_path, 3)
+    for extra, message in [
+        (["--games", "10", "--resume"], "--resume continues the tournament in --out with its own arguments: "
+                                        "--games 10 differs from its 8; give them as they were"),
+        (["--games", "8"], "holds an unfinished tournament (3 of 8 games); continue it with --resume"),
+        (["--games", "8", "--agents", "random", "random", "--resume"], "--agents random random differs from its "
+                                                                       "random greedy"),
+    ]:
+        with pytest.raises(SystemExit) as exit_info:
+            evaluate(*arguments, *extra)
+        assert exit_info.value.code == 2
+        assert message in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        evaluate("--players", "2", "--games", "2", "--agents", "random", "random", "--out", str(tmp_path / "new"),
+                 "--resume")
+    assert "no tournament to resume" in capsys.readouterr().err
+
+
+def test_a_second_run_on_the_same_out_is_refused_at_once(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    with DirectoryLock(tmp_path):  # another run holding --out
+        with pytest.raises(SystemExit) as exit_info:
+            evaluate("--players", "2", "--games", "2", "--agents", "random", "random", "--out", str(tmp_path),
+                     "--workers", "1")
+        assert exit_info.value.code == 2
+        assert f"--out {str(tmp_path)!r} is in use by another run (process {os.getpid()})" in capsys.readouterr().err
+        assert not (tmp_path / "games.jsonl").exists()
+    evaluate("--players", "2", "--games", "2", "--agents", "random", "random", "--out", str(tmp_path),
+             "--workers", "1")
+    assert not list(tmp_path.glob(".*.tmp")) and not (tmp_path / ".write-test").exists()
+
+
+def start_evaluation(*args: str) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "evaluate.py", *args], cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+
+
+def game_lines(out: Path) -> int:
+    path = out / "games.jsonl"
+    return path.read_bytes().count(b"\n") - 1 if path.exists() else 0
+
+
+@pytest.fixture
+def sessions() -> list[subprocess.Popen]:
+    started: list[subprocess.Popen] = []
+    yield started
+    for process in started:
+        for pid in group(process.pid):
+            os.kill(pid, signal.SIGKILL)
+        process.wait(10)
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds processes in /proc")
+def test_a_killed_worker_ends_the_run_clearly_keeping_its_games(tmp_path: Path, sessions: list,
+                                                               capsys: pytest.CaptureFixture) -> None:
+    arguments = ["--players", "2", "--games", "400", "--agents", "random", "random", "--workers", "2"]
+    out = tmp_path / "cut"
+    process = start_evaluation(*arguments, "--out", str(out))
+    sessions.append(process)
+    wait_for(lambda: game_lines(out) >= 20 or process.poll() is not None, 120, "the first games")
+    with pytest.raises(SystemExit):  # meanwhile, a second run on the same --out
+        evaluate(*arguments, "--out", str(out))
+    assert "is in use by another run" in capsys.readouterr().err
+    workers = [pid for pid in children(process.pid) if "spawn_main" in command_line(pid)]
+    assert len(workers) == 2, process.communicate()
+    os.kill(workers[0], signal.SIGKILL)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 1 and "Traceback" not in err, err
+    kept = game_lines(out)
+    assert err.strip().splitlines()[-1] == (
+        "evaluate.py: error: a worker process of the tournament died while playing (killed, or out of memory); "
+        f"the {kept:,} games played are kept in {out / 'games.jsonl'}; continue with: python evaluate.py "
+        f"{' '.join(arguments)} --out {out} --resume")
+    assert 20 <= kept < 400
+    wait_for(lambda: not group(process.pid), 10, "the other worker to end")
+    evaluate(*arguments, "--out", str(out), "--resume")
+    evaluate(*arguments, "--out", str(tmp_path / "whole"))
+    assert results(out) == results(tmp_path / "whole")
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds processes in /proc")
+def test_sigterm_stops_a_tournament_keeping_its_games(tmp_path: Path, sessions: list) -> None:
+    process = start_evaluation("--players", "2", "--games", "1000", "--agents", "random", "random",
+                               "--workers", "2", "--out", str(tmp_path))
+    sessions.append(process)
+    wait_for(lambda: game_lines(tmp_path) >= 20 or process.poll() is not None, 120, "the first games")
+    process.send_signal(signal.SIGTERM)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 128 + signal.SIGTERM and "Traceback" not in err, err
+    assert err.strip().splitlines()[-1].startswith(f"stopped by SIGTERM; the {game_lines(tmp_path):,} games played "
+                                                   "are kept in")
+    wait_for(lambda: not group(process.pid), 10, "the workers to end")

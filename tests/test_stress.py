@@ -16,11 +16,14 @@ from pathlib import Path
 import pytest
 
 from sobek_env import stress
-from sobek_env.actions import ACTION_NAMES
-from sobek_env.catalogue import CHARACTERS, ROUNDS, TOKENS
-from sobek_env.invariants import InvariantError
+from sobek_env.sobek import GAME, SobekGame
+from sobek_env.sobek import game as sobek_game
+from sobek_env.sobek.actions import ACTION_NAMES
+from sobek_env.sobek.catalogue import CHARACTERS, ROUNDS, TOKENS
+from sobek_env.sobek.invariants import InvariantError
 
 GAMES = 2000 if os.environ.get("SOBEK_LONG") == "1" else 90
+COUNTERS = frozenset(key for keys in stress.sections(GAME).values() for key in keys)
 
 
 @pytest.fixture(scope="module")
@@ -32,8 +35,7 @@ def summary() -> stress.Summary:
 def test_the_run_is_the_same_for_any_number_of_workers(summary: stress.Summary) -> None:
     other, _ = stress.run(GAMES, workers=2, seed=1000)
     assert other.counts == summary.counts
-    assert (other.steps, other.longest, other.most_turns, other.failures) == (
-        summary.steps, summary.longest, summary.most_turns, summary.failures)
+    assert (other.steps, other.longest, other.failures) == (summary.steps, summary.longest, summary.failures)
     shifted, _ = stress.run(10, workers=1, seed=1001)
     summary_head, _ = stress.run(10, workers=1, seed=1000)
     assert shifted.counts != summary_head.counts
@@ -42,7 +44,7 @@ def test_the_run_is_the_same_for_any_number_of_workers(summary: stress.Summary) 
 def test_no_game_failed_and_every_game_ended_within_the_bound(summary: stress.Summary) -> None:
     assert summary.failures == []
     assert summary.games == GAMES
-    assert all(steps <= stress.step_bound(n) for n, steps in summary.longest.items())
+    assert all(steps <= GAME.max_game_length(n) for n, steps in summary.longest.items())
 
 
 def test_the_counters_agree_with_each_other(summary: stress.Summary) -> None:
@@ -54,7 +56,7 @@ def test_the_counters_agree_with_each_other(summary: stress.Summary) -> None:
     def total(*keys: str) -> int:
         return sum(c[k] for k in keys)
 
-    assert set(c) <= stress.COUNTERS
+    assert set(c) <= COUNTERS
     assert sum(act(name) for name in ACTION_NAMES) == summary.steps
     games = total(*(f"game:{n}-players" for n in (2, 3, 4)))
     assert games == summary.games == total("end:normal", "end:early") == total("end:shared-victory", "end:sole-winner")
@@ -64,34 +66,44 @@ def test_the_counters_agree_with_each_other(summary: stress.Summary) -> None:
     # every character played resolves its power one way or another
     for character, outcomes in {
         "queen": ("drew-cards", "deck-empty"), "vizier": ("took-card", "empty-pile"),
-        "merchant": ("in-window", "beyond-window"), "high-priest": ("discarded", "nothing"),
-        "high-priestess": ("discarded", "nothing"), "courtesan": ("no-set", "1-card", "2-cards"),
+        "merchant": ("in-window", "beyond-window"), "courtesan": ("no-set", "1-card", "2-cards"),
         "thief": ("stole-green", "stole-beige", "stole-orange", "empty-hand"),
     }.items():
         assert act(f"character:{character}") == total(*(f"power:{character}:{o}" for o in outcomes)), character
-    scribes = total(*(f"power:scribe:{o}" for o in ("no-opponent-over-6", "1-opponent", "2-opponents", "3-opponents")))
+    priests = act("character:high-priest") + act("character:high-priestess")
+    assert priests == total("priest:discarded", "priest:nothing")
+    # a family character left in the pile is discarded or kept; every kept one closed the power with done
+    assert act("done") >= c["priest:kept-character"]
+    scribes = total(*(f"power:scribe:{o}" for o in ("0-opponents", "1-opponent", "2-opponents", "3-opponents")))
     assert act("character:scribe-fish") + act("character:scribe-wheat") == scribes
     forced = c["power:scribe:1-opponent"] + 2 * c["power:scribe:2-opponents"] + 3 * c["power:scribe:3-opponents"]
     assert c["power:scribe:discard"] >= forced  # each opponent over 6 discards at least one card
     # every token chosen resolves, and is chosen after a set while tokens remain
     guilds = sum(act(f"token:{t}") for t in TOKENS if t.startswith("guild"))
-    assert guilds == total("token:guild:pushed-back", "token:guild:no-target")
-    assert act("token:flood") == c["token:flood:extra-turn"] >= 2 * c["token:flood:chain"]
-    assert act("token:curse") == c["token:curse:placed"]
-    assert act("token:prosperity") == total("token:prosperity:placed", "token:prosperity:no-set")
+    assert guilds == total("token:guild:pushed-back", "token:guild:several-targets", "token:guild:no-target")
+    assert act("token:flood") == total("token:flood:extra-turn", "token:flood:chain")
+    assert c["token:flood:extra-turn"] >= c["token:flood:chain"]
+    assert act("token:curse") == total("token:curse:placed", "token:curse:both-on-one-player")
+    assert act("token:prosperity") == total("token:prosperity:placed", "token:prosperity:both-on-one-set",
+                                            "token:prosperity:no-set")
     assert act("token:embalming") == total("token:embalming:cards", "token:embalming:empty-pile")
     assert act("token:deceit") == total("token:deceit:points", "token:deceit:zero")
-    sets = total("set:new", "set:extension")
-    assert sum(act(f"set:{g}") for g in ("ivory", "ebony", "marble", "cattle", "fish", "wheat")) == sets
-    assert act("done") == sets + c["power:courtesan:1-card"]
+    sets = total("set:new", "set:extension", "set:amulets-only", "set:amulets-only-extended")
+    horizontal = total("round:horizontal-set", "round:horizontal-amulets-only")
+    assert sum(act(f"set:{g}") for g in ("ivory", "ebony", "marble", "cattle", "fish", "wheat")) == sets + horizontal
+    assert act("done") == (sets + horizontal + c["power:courtesan:1-card"] + c["priest:kept-character"]
+                           + c["round:horizontal-declined"])
     assert sum(act(f"token:{t}") for t in TOKENS) == sets - c["token:none-left"]
     # the sub-decisions that name a player, a goods or a back colour
     assert sum(act(f"player:{o}") for o in range(4)) == (
-        act("character:vizier") + act("character:thief") + c["token:guild:pushed-back"] + c["token:curse:placed"]
+        act("character:vizier") + act("character:thief")
+        + total("token:guild:pushed-back", "token:guild:several-targets")
+        + total("token:curse:placed", "token:curse:both-on-one-player")
         + total("round:first-player-self", "round:first-player-other"))
-    assert sum(act(f"goods:{g}") for g in ("ivory", "ebony", "marble", "cattle", "fish", "wheat")) == (
-        act("character:high-priest") + act("character:high-priestess") + c["token:prosperity:placed"]
+    assert sum(act(f"goods:{g}") for g in ("ivory", "ebony", "marble", "cattle", "fish", "wheat", "amulet")) == (
+        priests + total("token:prosperity:placed", "token:prosperity:both-on-one-set")
         + total("power:courtesan:1-card", "power:courtesan:2-cards"))
+    assert c["priest:discarded-character"] <= sum(act(f"card:{k}") for k in CHARACTERS)
     assert sum(act(f"back:{b}") for b in ("green", "beige", "orange")) == total(
         "power:thief:stole-green", "power:thief:stole-beige", "power:thief:stole-orange")
     # a Queen who drew makes exactly one short delivery that round (54 and 45 are multiples of 9)
@@ -105,14 +117,15 @@ def test_the_small_run_already_reaches_the_main_paths(summary: stress.Summary) -
     for token in TOKENS:
         assert c[f"action:token:{token}"], token
     for key in ("end:normal", "end:shared-victory", "delivery:short", "power:scribe:2-opponents",
-                "game:collectors", "game:rules-varied", "round:horizontal-set", "set:extension"):
+                "game:collectors", "game:rules-varied", "round:horizontal-set", "set:extension",
+                "round:horizontal-declined", "set:amulets-only", "priest:discarded-character"):
         assert c[key], key
 
 
 def test_the_bound_is_the_one_stated_in_the_docstring() -> None:
-    bounds = {n: stress.step_bound(n) for n in (2, 3, 4)}
-    assert bounds == {2: 719, 3: 869, 4: 887}
-    assert "719 steps with 2 players, 869 with 3, 887 with 4" in " ".join(stress.__doc__.split())
+    bounds = {n: GAME.max_game_length(n) for n in (2, 3, 4)}
+    assert bounds == {2: 758, 3: 911, 4: 932}
+    assert "758 steps with 2 players, 911 with 3, 932 with 4" in " ".join(sobek_game.__doc__.split())
 
 
 def test_main_prints_the_report_and_writes_json(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
@@ -123,9 +136,9 @@ def test_main_prints_the_report_and_writes_json(tmp_path: Path, capsys: pytest.C
         assert heading in text
     data = json.loads(out.read_text())
     assert data["games"] == 7 and data["failures"] == []
-    assert set(data["counts"]) == stress.COUNTERS
+    assert set(data["counts"]) == COUNTERS
     assert data["counts"]["game:3-players"] == 7
-    assert list(data["length"]) == ["3"] and data["length"]["3"]["bound"] == 869
+    assert list(data["length"]) == ["3"] and data["length"]["3"]["bound"] == 911
 
 
 @pytest.mark.parametrize(("argv", "message"), [
@@ -134,7 +147,9 @@ def test_main_prints_the_report_and_writes_json(tmp_path: Path, capsys: pytest.C
     (["--workers", "0"], "--workers: must be at least 1"),
     (["--seed", "-1"], "--seed: must be at least 0"),
     (["--players", "5"], "--players: Sobek is for 2 to 4 players, got 5"),
-    (["--players", "1"], "--players: must be at least 2"),
+    (["--players", "1"], "--players: Sobek is for 2 to 4 players, got 1"),
+    (["--players", "0"], "--players: must be at least 1"),
+    (["--game", "chess"], "--game: invalid choice: 'chess'"),
     (["--players", "2", "2"], "--players: each count once"),
     (["--env-every", "-2"], "--env-every: must be at least 0"),
     (["--json", "/no/such/dir/report.json"], "--json: directory '/no/such/dir' does not exist"),
@@ -150,14 +165,14 @@ def test_bad_arguments_stop_with_an_error_naming_them(argv: list[str], message: 
 
 def test_a_failing_check_is_reported_with_the_seed_that_replays_it(monkeypatch: pytest.MonkeyPatch,
                                                                      capsys: pytest.CaptureFixture) -> None:
-    real = stress.check_play
+    real = SobekGame.check_play
 
-    def broken_in_round_2(s) -> None:
-        real(s)
+    def broken_in_round_2(game, s) -> None:
+        real(game, s)
         if s.round == 2:
             raise InvariantError("planted failure")
 
-    monkeypatch.setattr(stress, "check_play", broken_in_round_2)
+    monkeypatch.setattr(SobekGame, "check_play", broken_in_round_2)
     summary, _ = stress.run(3, workers=1, seed=40)
     assert [seed for seed, _ in summary.failures] == [40, 41, 42]
     assert all("InvariantError: planted failure" in error for _, error in summary.failures)

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 import shutil
-import subprocess
-import sys
 import zipfile
 from collections import Counter
 from pathlib import Path
@@ -13,13 +13,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
-from sb3_contrib import MaskablePPO
+from hostile import legacy_model
 
 import sobek_env
-import train  # a script at the repository's root; pytest's pythonpath setting puts it on the path
 from agents import make
+from agents import training as train
+from agents.files import DirectoryLock
+from agents.modelfile import POLICY_MEMBER
 from agents.pool import OpponentPool, parse_entry
-from agents.ppo import META_MEMBER, PPOAgent, load_ppo, read_meta, save_ppo
+from agents.ppo import META_MEMBER, PPOAgent, load_ppo, read_meta, read_model, save_ppo
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -28,16 +30,16 @@ TINY = ["--players", "2", "--envs", "2", "--n-steps", "256", "--batch-size", "25
         "--seed", "3", "--pool", "random", "heuristic@2"]
 
 
-def run_train(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "train.py", *args], cwd=ROOT, capture_output=True, text=True, timeout=300)
+def run_train(*args: str) -> None:
+    """train.py with these arguments, in this process."""
+    train.main(list(args))
 
 
 @pytest.fixture(scope="module")
 def run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A finished tiny run of 3,072 steps: checkpoints at 2,048 and 3,072, snapshots every 1,024."""
     out = tmp_path_factory.mktemp("train") / "run"
-    result = run_train(*TINY, "--timesteps", "3072", "--out", str(out))
-    assert result.returncode == 0, result.stderr
+    run_train(*TINY, "--timesteps", "3072", "--out", str(out))
     return out
 
 
@@ -83,30 +85,32 @@ def test_run_directory_holds_config_logs_checkpoints_and_model(run_dir: Path) ->
     assert read_meta(run_dir / "model.zip")["timesteps"] == 3072
 
 
-def test_resume_continues_an_interrupted_run_to_its_total(run_dir: Path, tmp_path: Path) -> None:
+def test_resume_continues_an_interrupted_run_to_its_total(run_dir: Path, tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture) -> None:
     out = tmp_path / "run"
     shutil.copytree(run_dir, out)
     (out / "model.zip").unlink()  # as if stopped after the checkpoint at 2,048
     shutil.rmtree(out / "checkpoints" / "step_0000003072")
-    result = run_train("--out", str(out), "--resume", "--envs", "1")
-    assert result.returncode == 0, result.stderr
-    assert "resuming from" in result.stdout and "2,048 steps" in result.stdout
+    run_train("--out", str(out), "--resume", "--envs", "1")
+    stdout = capsys.readouterr().out
+    assert "resuming from" in stdout and "2,048 steps" in stdout
     config = json.loads((out / "config.json").read_text())
     assert [start["timesteps"] for start in config["starts"]] == [0, 2048] and config["envs"] == 1
     assert config["starts"][1]["seed"] != config["seed"]
     assert read_meta(out / "model.zip")["timesteps"] == 3072
     assert (out / "checkpoints" / "step_0000003072" / "state.json").is_file()
-    again = run_train("--out", str(out), "--resume")
-    assert again.returncode == 0 and "is complete" in again.stdout
+    rows = (out / "eval.csv").read_text().splitlines()
+    assert [row.split(",")[0] for row in rows[1:]] == ["2048", "3072"]  # the evaluation at 3,072 once
+    run_train("--out", str(out), "--resume")
+    assert "is complete" in capsys.readouterr().out
 
 
 def test_the_same_seed_trains_the_same_weights(run_dir: Path, tmp_path: Path) -> None:
     out = tmp_path / "again"
-    result = run_train(*TINY, "--timesteps", "2048", "--out", str(out))
-    assert result.returncode == 0, result.stderr
-    again = MaskablePPO.load(out / "model.zip", device="cpu").policy.state_dict()
+    run_train(*TINY, "--timesteps", "2048", "--out", str(out))
+    again = read_model(out / "model.zip").policy
     checkpoint = run_dir / "checkpoints" / "step_0000002048" / "model.zip"  # the first run at the same step
-    first = MaskablePPO.load(checkpoint, device="cpu").policy.state_dict()
+    first = read_model(checkpoint).policy
     assert again.keys() == first.keys()
     assert all(torch.equal(again[name], first[name]) for name in first)
 
@@ -171,7 +175,7 @@ def test_missing_corrupt_and_foreign_files_are_refused_clearly(run_dir: Path, tm
         archive.writestr("data", "{}")
     with pytest.raises(ValueError, match=f"no {META_MEMBER}"):
         load_ppo(foreign)
-    broken = copy_model(run_dir / "model.zip", tmp_path / "broken.zip", replace={"policy.pth": b"junk"})
+    broken = copy_model(run_dir / "model.zip", tmp_path / "broken.zip", replace={POLICY_MEMBER: b"junk"})
     with pytest.raises(ValueError, match="could not be loaded as a MaskablePPO model"):
         load_ppo(broken)
 
@@ -228,6 +232,27 @@ def test_each_shipped_model_loads_for_its_table_and_plays(path: Path) -> None:
     agent = make(f"ppo:{path}", num_players=num_players, observation_mode="original")
     assert agent.meta["num_players"] == num_players and path.stat().st_size < 4_000_000
     assert play_game(agent, num_players=num_players, seed=1) == play_game(agent, num_players=num_players, seed=1)
+
+
+# recorded from the shipped models before their conversion, loaded through stable-baselines3 (sobek-ppo/1):
+# (decisions, sha256 of the actions) of the deterministic policy in 3 seeded games against heuristic players
+SHIPPED_PLAY = {2: (278, "ac8cbdfaa05f4130"), 3: (284, "200ac07b3fa316d6"), 4: (187, "a29b9eabc4b4e139")}
+
+
+@pytest.mark.parametrize("num_players", sorted(SHIPPED_PLAY))
+def test_each_shipped_model_plays_exactly_as_before_its_conversion(num_players: int) -> None:
+    agent = load_ppo(ROOT / "models" / f"ppo-{num_players}p.zip", num_players=num_players)
+    actions = []
+    for seed in range(3):
+        opponents = [make("heuristic", num_players=num_players) for _ in range(num_players - 1)]
+        env = sobek_env.SingleAgentEnv(opponents, num_players=num_players, seat=seed % num_players)
+        observation, _ = env.reset(seed=seed)
+        over = False
+        while not over:
+            actions.append(agent.act({"observation": observation, "action_mask": env.action_masks()}))
+            observation, _, over, _, _ = env.step(actions[-1])
+    digest = hashlib.sha256(",".join(map(str, actions)).encode()).hexdigest()[:16]
+    assert (len(actions), digest) == SHIPPED_PLAY[num_players]
 
 
 # ---------------------------------------------------------------- the pool
@@ -288,8 +313,9 @@ def test_pool_rejects_bad_settings() -> None:
     (["--players", "2", "--pool", "random@-2"], "positive weight"),
     (["--players", "2", "--timesteps", "-5"], "must be a positive integer"),
     (["--players", "2", "--pool", "--self-play-weight", "0"], "the pool is empty"),
-    (["--players", "5"], "invalid choice"),
-    (["--players", "2", "--features", "advise"], "invalid choice: 'advise'"),
+    (["--players", "5"], "Sobek is for 2 to 4 players, got 5"),
+    (["--game", "chess", "--players", "2"], "invalid choice: 'chess'"),
+    (["--players", "2", "--features", "advise"], "--features 'advise': sobek models read one of raw, advice"),
     (["--players", "2", "--advice-prior", "-1"], "must be 0 or more"),
     ([], "--players is required"),
     (["--resume"], "no run to resume"),
@@ -304,8 +330,97 @@ def test_a_bad_configuration_stops_at_once_with_one_line(args: list[str], messag
     assert not (tmp_path / "run").exists()
 
 
+def test_a_second_run_on_the_same_out_is_refused_at_once(run_dir: Path, tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture) -> None:
+    resumed = tmp_path / "resumed"
+    shutil.copytree(run_dir, resumed)
+    for out, args in ((tmp_path / "new", ["--players", "2"]), (resumed, ["--resume"])):
+        with DirectoryLock(out), pytest.raises(SystemExit) as exit_info:  # another run holds --out
+            train.main([*args, "--out", str(out)])
+        assert exit_info.value.code == 2
+        assert f"--out {str(out)!r} is in use by another run (process {os.getpid()})" in capsys.readouterr().err
+    assert not (tmp_path / "new" / "config.json").exists()
+    assert (resumed / "config.json").read_text() == (run_dir / "config.json").read_text()
+
+
 def test_a_new_run_does_not_overwrite_an_old_one(run_dir: Path, capsys: pytest.CaptureFixture) -> None:
     with pytest.raises(SystemExit) as exit_info:
         train.main(["--players", "2", "--out", str(run_dir)])
     assert exit_info.value.code == 2
     assert "--resume" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- files that would run code, and damaged ones
+
+
+@pytest.fixture
+def marker(tmp_path: Path) -> Path:
+    path = tmp_path / "marker"
+    yield path
+    assert not path.exists(), "a model file ran code"
+
+
+def test_a_legacy_model_in_the_pool_is_refused(tmp_path: Path, marker: Path, capsys: pytest.CaptureFixture) -> None:
+    evil = legacy_model(tmp_path / "evil.zip", marker)
+    with pytest.raises(SystemExit) as exit_info:
+        train.main(["--players", "2", "--pool", f"ppo:{evil}", "--out", str(tmp_path / "run")])
+    assert exit_info.value.code == 2
+    assert "old format" in capsys.readouterr().err and not (tmp_path / "run").exists()
+
+
+def test_resume_refuses_a_legacy_snapshot(run_dir: Path, tmp_path: Path, marker: Path,
+                                          capsys: pytest.CaptureFixture) -> None:
+    out = tmp_path / "run"
+    shutil.copytree(run_dir, out)
+    legacy_model(out / "snapshots" / "step_0000001024.zip", marker)  # in play at both checkpoints
+    with pytest.raises(SystemExit) as exit_info:
+        run_train("--out", str(out), "--resume")
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert "train.py: error: no usable checkpoint" in err and "step_0000001024.zip' is a model in the old format" in err
+
+
+def test_resume_falls_back_from_a_legacy_checkpoint_and_refuses_when_none_is_left(
+        run_dir: Path, tmp_path: Path, marker: Path, capsys: pytest.CaptureFixture) -> None:
+    out = tmp_path / "run"
+    shutil.copytree(run_dir, out)
+    (out / "model.zip").unlink()
+    legacy_model(out / "checkpoints" / "step_0000003072" / "model.zip", marker)
+    run_train("--out", str(out), "--resume")
+    captured = capsys.readouterr()
+    assert "step_0000003072' cannot be used" in captured.err and "old format" in captured.err
+    assert "resuming from" in captured.out and "2,048 steps" in captured.out
+    for step in ("0000002048", "0000003072"):
+        legacy_model(out / "checkpoints" / f"step_{step}" / "model.zip", marker)
+    with pytest.raises(SystemExit) as exit_info:
+        run_train("--out", str(out), "--resume", "--timesteps", "4096")
+    assert exit_info.value.code == 2
+    assert "no usable checkpoint" in capsys.readouterr().err
+
+
+def test_resume_falls_back_from_a_damaged_checkpoint_and_keeps_one_row_per_evaluation(
+        run_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    out = tmp_path / "run"
+    shutil.copytree(run_dir, out)
+    newest = out / "checkpoints" / "step_0000003072" / "model.zip"
+    newest.write_bytes(newest.read_bytes()[:1000])  # cut off, as by a full disk
+    run_train("--out", str(out), "--resume", "--timesteps", "4096")
+    captured = capsys.readouterr()
+    assert f"the checkpoint {str(newest.parent)!r} cannot be used" in captured.err
+    assert "resuming from" in captured.out and "2,048 steps" in captured.out
+    rows = (out / "eval.csv").read_text().splitlines()
+    assert [row.split(",")[0] for row in rows[1:]] == ["2048", "4096"]  # none left from the lost continuation
+    assert sorted(p.name for p in (out / "checkpoints").iterdir()) == ["step_0000003072", "step_0000004096"]
+    assert read_meta(out / "model.zip")["timesteps"] == 4096
+
+
+def test_a_deeply_nested_config_is_refused_clearly(run_dir: Path, tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture) -> None:
+    out = tmp_path / "run"
+    shutil.copytree(run_dir, out)
+    (out / "config.json").write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(SystemExit) as exit_info:
+        run_train("--out", str(out), "--resume")
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert "nests deeper than" in err and err.count("\n") == 1

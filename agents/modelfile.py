@@ -1,0 +1,198 @@
+"""The model file's container: a zip read so that loading it never runs code.
+
+A model (``sobek-ppo/2``) is a zip of exactly these members:
+
+- ``sobek.json``: the metadata, JSON (what it holds is checked by :mod:`agents.ppo`);
+- ``policy.pt``: the policy network's tensors, read with ``torch.load(weights_only=True)``, which
+  refuses anything but tensors and plain containers;
+- ``optimizer.pt``, in training checkpoints only: the optimizer's state, read the same way.
+
+Every read is bounded before it is made: the file's size, the number of members (counted from the
+zip's end record, before the directory is parsed), each member's declared size and the bytes
+actually read, the metadata's size and nesting.
+
+Models written before (``sobek-ppo/1``) are stable-baselines3 zips whose ``data`` member is decoded
+with cloudpickle, which runs whatever code the file carries, whatever is done with the model next.
+They are refused, naming the command that converts a trusted one (:mod:`agents.convert`).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import struct
+import warnings
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import torch
+
+from .files import parse_json, write_atomic
+
+MODEL_FORMAT = "sobek-ppo/2"
+LEGACY_FORMATS = ("sobek-ppo/1",)
+META_MEMBER = "sobek.json"
+POLICY_MEMBER = "policy.pt"
+OPTIMIZER_MEMBER = "optimizer.pt"
+MEMBERS = (META_MEMBER, POLICY_MEMBER, OPTIMIZER_MEMBER)
+
+MAX_FILE_BYTES = 1024 * 1024 * 1024
+MAX_MEMBERS = 16  # more than a model has, so that a legacy sb3 zip is still recognised and named
+MAX_META_BYTES = 64 * 1024
+MAX_META_DEPTH = 8
+MAX_TENSOR_BYTES = 256 * 1024 * 1024
+_END_RECORD = b"PK\x05\x06"
+_END_RECORD_SIZE = 22
+_MAX_COMMENT = 65535
+
+
+class LegacyModelError(ValueError):
+    """A model in the old format, which only the explicit conversion command may open."""
+
+
+def convert_command(path: str | Path) -> str:
+    """The command that converts the legacy model at ``path`` (for the messages)."""
+    path = Path(path)
+    return f"python -m agents.convert {path} {path.with_name(path.stem + '-v2' + path.suffix)} --i-trust-this-file"
+
+
+def legacy_message(path: str | Path, what: str) -> str:
+    """Why the legacy model at ``path`` is refused, and how to convert it if it is trusted."""
+    return (f"{str(path)!r} is a model in the old format ({what}): stable-baselines3 decodes it with pickle, "
+            "which runs any code the file carries, so it was not opened. If you trust whoever made it, convert it "
+            f"once (this runs its code): {convert_command(path)}")
+
+
+@dataclass(frozen=True)
+class ModelFile:
+    """What a model file holds: its metadata, its policy's tensors and, in a checkpoint, the optimizer's state."""
+
+    meta: dict[str, Any]
+    policy: dict[str, torch.Tensor]
+    optimizer: dict[str, Any] | None = None
+
+
+def _refuse(path: Path, problem: str) -> ValueError:
+    return ValueError(f"{str(path)!r} is not a Sobek model file ({problem}); give a model.zip saved by train.py")
+
+
+def _count_members(path: Path, size: int) -> int:
+    """The member count in the zip's end record, read before zipfile parses the whole directory."""
+    with path.open("rb") as file:
+        file.seek(max(0, size - _END_RECORD_SIZE - _MAX_COMMENT))
+        tail = file.read()
+    at = tail.rfind(_END_RECORD)
+    if at < 0 or len(tail) - at < _END_RECORD_SIZE:
+        raise zipfile.BadZipFile("File is not a zip file")
+    return struct.unpack_from("<H", tail, at + 10)[0]
+
+
+def open_zip(path: str | Path) -> zipfile.ZipFile:
+    """The zip at ``path``, its size and member count checked; FileNotFoundError or ValueError."""
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"model file {str(path)!r} not found; give the model.zip that train.py saved")
+    size = path.stat().st_size
+    if size > MAX_FILE_BYTES:
+        raise _refuse(path, f"{size:,} bytes, more than the {MAX_FILE_BYTES:,} allowed")
+    try:
+        count = _count_members(path, size)
+        if count > MAX_MEMBERS:
+            raise _refuse(path, f"{count} members, more than the {MAX_MEMBERS} allowed")
+        archive = zipfile.ZipFile(path)
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, struct.error) as exc:
+        raise ValueError(f"{str(path)!r} is not a MaskablePPO model zip ({exc}); "
+                         "give a model.zip saved by train.py") from None
+    names = archive.namelist()
+    if len(names) > MAX_MEMBERS or len(set(names)) != len(names):
+        archive.close()
+        raise _refuse(path, f"{len(names)} members, some repeated or more than the {MAX_MEMBERS} allowed")
+    return archive
+
+
+def read_member(archive: zipfile.ZipFile, path: Path, name: str, limit: int) -> bytes:
+    """The member ``name``, refused if it declares or actually holds more than ``limit`` bytes."""
+    info = archive.getinfo(name)
+    if info.file_size > limit:
+        raise _refuse(path, f"member {name!r} declares {info.file_size:,} bytes, more than the {limit:,} allowed")
+    try:
+        with archive.open(info) as member:
+            data = member.read(limit + 1)
+    except (zipfile.BadZipFile, OSError, EOFError, NotImplementedError, RuntimeError) as exc:
+        raise _refuse(path, f"member {name!r} is damaged: {exc}") from None
+    if len(data) > limit:
+        raise _refuse(path, f"member {name!r} holds more than the {limit:,} bytes allowed")
+    return data
+
+
+def read_meta_document(path: str | Path) -> dict[str, Any]:
+    """The metadata of the model at ``path``, as JSON (unchecked but bounded), after checking that the
+    file is a model of the current format: LegacyModelError for an old one, ValueError for anything else."""
+    path = Path(path)
+    with open_zip(path) as archive:
+        names = set(archive.namelist())
+        if META_MEMBER not in names:
+            if "data" in names:
+                raise ValueError(f"{str(path)!r} is a zip but not a Sobek MaskablePPO model (no {META_MEMBER}): "
+                                 "a stable-baselines3 zip, which is decoded with pickle and is never opened here; "
+                                 "give a model.zip saved by train.py")
+            raise ValueError(f"{str(path)!r} is a zip but not a Sobek MaskablePPO model (no {META_MEMBER}); "
+                             "give a model.zip saved by train.py")
+        meta = parse_json(read_member(archive, path, META_MEMBER, MAX_META_BYTES), f"{str(path)!r}: {META_MEMBER}",
+                          MAX_META_BYTES, MAX_META_DEPTH)
+        declared = meta.get("format") if isinstance(meta, dict) else None
+        if declared in LEGACY_FORMATS or (declared != MODEL_FORMAT and "data" in names):
+            raise LegacyModelError(legacy_message(path, f"{declared!r}" if declared else "a stable-baselines3 zip"))
+        if not isinstance(meta, dict) or declared != MODEL_FORMAT:
+            raise ValueError(f"{str(path)!r} records an unknown model format in {META_MEMBER} ({declared!r}); "
+                             f"expected {MODEL_FORMAT!r}")
+        unknown = sorted(names - set(MEMBERS))
+        if unknown or POLICY_MEMBER not in names:
+            problem = f"unknown member {unknown[0]!r}" if unknown else f"no {POLICY_MEMBER}"
+            raise _refuse(path, f"{problem}; a {MODEL_FORMAT} model holds {', '.join(MEMBERS)}")
+    return meta
+
+
+def load_tensors(data: bytes, path: Path, name: str) -> Any:
+    """``torch.load`` of a member with ``weights_only=True``: tensors and plain containers, never code."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # torch warns about foreign pickle protocols before refusing them
+            return torch.load(io.BytesIO(data), map_location="cpu", weights_only=True)
+    except Exception as exc:  # weights_only raises UnpicklingError for code, RuntimeError for a damaged file
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise ValueError(f"{str(path)!r} could not be loaded as a MaskablePPO model (member {name!r} is not a "
+                         f"weights-only tensor file: {first}); give a model.zip saved by train.py") from None
+
+
+def read_tensors(path: str | Path, with_optimizer: bool = False) -> tuple[dict[str, torch.Tensor], Any]:
+    """The policy's tensors (a dict of names to tensors) and, if asked and present, the optimizer's state."""
+    path = Path(path)
+    with open_zip(path) as archive:
+        policy = load_tensors(read_member(archive, path, POLICY_MEMBER, MAX_TENSOR_BYTES), path, POLICY_MEMBER)
+        optimizer = None
+        if with_optimizer and OPTIMIZER_MEMBER in archive.namelist():
+            optimizer = load_tensors(read_member(archive, path, OPTIMIZER_MEMBER, MAX_TENSOR_BYTES), path,
+                                     OPTIMIZER_MEMBER)
+    if not isinstance(policy, dict) or not all(isinstance(k, str) and isinstance(v, torch.Tensor)
+                                               for k, v in policy.items()):
+        raise _refuse(path, f"member {POLICY_MEMBER!r} is not a dict of named tensors")
+    if optimizer is not None and not (isinstance(optimizer, dict) and set(optimizer) == {"state", "param_groups"}):
+        raise _refuse(path, f"member {OPTIMIZER_MEMBER!r} is not an optimizer's state")
+    return policy, optimizer
+
+
+def write_model(path: str | Path, meta: dict[str, Any], policy: dict[str, torch.Tensor],
+                optimizer: dict[str, Any] | None = None) -> None:
+    """Write a model file (written aside, then renamed over ``path``)."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr(META_MEMBER, json.dumps(meta, indent=1))
+        for name, value in ((POLICY_MEMBER, policy), (OPTIMIZER_MEMBER, optimizer)):
+            if value is not None:
+                tensors = io.BytesIO()
+                torch.save(value, tensors)
+                archive.writestr(name, tensors.getvalue())
+    write_atomic(path, buffer.getvalue())

@@ -1,0 +1,773 @@
+"""Train a Sobek player with sb3-contrib's MaskablePPO against a pool of opponents.
+
+    python train.py --players 2 --out runs/p2
+    python train.py --players 4 --timesteps 200000 --out runs/p4 --pool random heuristic@3 --self-play-weight 1
+    python train.py --out runs/p2 --resume
+
+The learner plays at a random seat; each other seat is filled, per episode,
+by an opponent drawn from the pool: the --pool specs (SPEC[@WEIGHT], weight 1
+by default) and frozen snapshots of the learner itself (self-play), which
+share --self-play-weight. A snapshot is taken at the start and every
+--snapshot-every steps; the latest --snapshots of them play.
+
+By default (--features advice) the network reads the observation and the
+heuristic's reading of it (its choice, its estimate of each choice at the
+start of a turn, the corruption race; see agents/features.py), and the
+heuristic's choice is added to the policy's logits with a learnt weight that
+starts at --advice-prior: the learner starts from the heuristic's play and
+learns where to depart from it. --features raw learns from the observation alone.
+
+Every --eval-every steps the deterministic policy plays --eval-games games
+against each baseline (every other seat random, then heuristic); the win
+rates and their Wilson 95% intervals go to stdout, TensorBoard and eval.csv.
+Every --checkpoint-every steps the model (with its optimizer), the pool and
+the step count are saved; --resume continues from the last checkpoint to the
+run's --timesteps (give a larger --timesteps to extend the run, or --envs to
+suit another machine; any other option is refused, as the run is defined by
+its config.json). If the newest checkpoint cannot be read back whole, --resume
+warns and takes the one before; evaluations of steps beyond the checkpoint
+resumed from are dropped from eval.csv, as the run makes them again.
+
+Ctrl-C or SIGTERM (what timeout, docker stop and schedulers send) stops the
+run with a checkpoint of the last rollout boundary, exit status 130 or 143. The
+environment workers end with the trainer however it ends, even by SIGKILL; a
+worker that dies stops the run with a checkpoint and one line naming it (exit
+status 1).
+
+The run directory --out holds config.json (the full configuration, seeds and
+each start), tb/ (tensorboard --logdir DIR/tb), eval.csv, snapshots/,
+checkpoints/ and the final model.zip, which plays as ppo:DIR/model.zip.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import multiprocessing
+import os
+import platform
+import signal
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import gymnasium
+import numpy as np
+import sb3_contrib
+import stable_baselines3
+import torch
+from sb3_contrib import MaskablePPO
+from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+from stable_baselines3.common.callbacks import BaseCallback
+from stable_baselines3.common.logger import configure
+from stable_baselines3.common.monitor import Monitor
+from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv, VecEnvWrapper
+from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices
+from tqdm import tqdm
+
+import sobek_env
+from agents.features import Featurizer, default_features, feature_sets
+from agents.files import DirectoryLock, lock_for_command
+from agents.modelfile import write_model
+from agents.pool import OpponentPool, parse_entry
+from agents.ppo import PPOAgent, load_state, policy_spec, save_ppo
+from agents.registry import make
+from agents.rundir import Checkpoint, Run, RunError, now
+from agents.tournament import wilson_interval
+from agents.workers import Interrupted, WorkerDied, die_with_parent, how_it_ended, sigterm_as_interrupt, stopped_by
+from sobek_env.env import REWARD_MODES
+from sobek_env.game import Table
+from sobek_env.registry import GAMES, load_game
+
+# Sobek, within an hour on 2 cores: measured 1,400-2,000 steps/s with 2 players and the advice features,
+# about half that with 4 (three opponents act between the learner's steps)
+DEFAULT_TIMESTEPS = {"sobek": {2: 3_000_000, 3: 2_500_000, 4: 2_000_000}}
+FALLBACK_TIMESTEPS = 1_000_000  # a table without a measured budget
+MODES = ("original", "memory")  # every game's observation modes
+ROUND_MARGIN = "round-margin"
+REWARDS = (ROUND_MARGIN, *REWARD_MODES)
+DEFAULT_POOL = ("random@1", "greedy@1", "heuristic@3", "heuristic:tolerance=0.2@1", "heuristic:tolerance=0.8@1")
+EVAL_BASELINES = ("random", "heuristic")
+EVAL_SEED = 2**31  # evaluation game g is dealt with seed EVAL_SEED + g: the same deals at every evaluation
+ENVS_PER_CORE = 4  # a step is short: more envs than cores amortise the policy's batch (measured best at 4)
+MAX_DEFAULT_ENVS = 16  # each worker holds torch (~300 MB)
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+BROKEN_PIPE = (EOFError, BrokenPipeError, ConnectionResetError)
+RESUMABLE = ("timesteps", "envs")  # what --resume may change besides --out: a longer run, another machine
+
+DEFAULTS = {
+    "game": "sobek", "players": None, "timesteps": None, "seed": None,
+    "envs": min(ENVS_PER_CORE * (os.cpu_count() or 1), MAX_DEFAULT_ENVS),
+    "pool": list(DEFAULT_POOL), "self_play_weight": 1.0, "snapshot_every": 250_000, "snapshots": 5,
+    "eval_every": 250_000, "eval_games": 200, "eval_seed": EVAL_SEED, "checkpoint_every": 250_000,
+    "mode": "original", "reward": ROUND_MARGIN, "features": None, "advice_prior": 3.0,
+    "lr": 3e-4, "n_steps": 1024, "batch_size": 512, "epochs": 5, "gamma": 0.995, "gae_lambda": 0.95,
+    "clip": 0.2, "ent_coef": 0.01, "net": [256, 256],
+}
+
+
+class TrainingParser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors are one line: ``train.py: error: ...`` and exit status 2."""
+
+    def error(self, message: str) -> None:
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def positive_int(text: str) -> int:
+    """argparse type: an integer above 0."""
+    value = _number(text, int)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text}")
+    return value
+
+
+def non_negative_int(text: str) -> int:
+    """argparse type: an integer from 0."""
+    value = _number(text, int)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, got {text}")
+    return value
+
+
+def positive_float(text: str) -> float:
+    """argparse type: a finite number above 0."""
+    value = _number(text, float)
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be a positive number, got {text}")
+    return value
+
+
+def non_negative_float(text: str) -> float:
+    """argparse type: a finite number from 0."""
+    value = _number(text, float)
+    if not value >= 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, got {text}")
+    return value
+
+
+def _number(text: str, kind: type) -> int | float:
+    try:
+        value = kind(text)
+    except ValueError:
+        noun = "an integer" if kind is int else "a number"
+        raise argparse.ArgumentTypeError(f"must be {noun}, got {text!r}") from None
+    if not np.isfinite(value):
+        raise argparse.ArgumentTypeError(f"must be finite, got {text}")
+    return value
+
+
+def layer_sizes(text: str) -> list[int]:
+    """argparse type: hidden layer sizes such as ``256,256``."""
+    try:
+        sizes = [int(part) for part in text.split(",")]
+    except ValueError:
+        sizes = []
+    if not sizes or min(sizes) <= 0:
+        raise argparse.ArgumentTypeError(f"must be comma-separated positive layer sizes, e.g. 256,256; got {text!r}")
+    return sizes
+
+
+def build_parser() -> TrainingParser:
+    """The command line. Its options have no defaults (DEFAULTS fills them in later), so that
+    the options actually given can be told apart, which --resume needs."""
+    parser = TrainingParser(
+        prog="train.py", description=__doc__.split("\n\n")[0], epilog=__doc__.split("\n\n", 1)[1],
+        formatter_class=argparse.RawDescriptionHelpFormatter, argument_default=argparse.SUPPRESS)
+    d = DEFAULTS
+    run = parser.add_argument_group("run")
+    run.add_argument("--game", choices=GAMES, help=f"the game (default {d['game']})")
+    run.add_argument("--players", type=positive_int,
+                     help="players per game (required for a new run; Sobek 2-4, Kleopatra 2-5)")
+    run.add_argument("--timesteps", type=positive_int, metavar="N",
+                     help=f"learner steps in all (default by players: {DEFAULT_TIMESTEPS})")
+    run.add_argument("--out", type=Path, required=True, metavar="DIR", help="run directory")
+    run.add_argument("--resume", action="store_true", help="continue the run in --out from its last checkpoint")
+    run.add_argument("--seed", type=non_negative_int, metavar="N",
+                     help="seed of everything (default: drawn, then recorded)")
+    run.add_argument("--envs", type=positive_int, metavar="N",
+                     help=f"environments in parallel processes (default {d['envs']})")
+    run.add_argument("--mode", choices=MODES, help=f"observation mode (default {d['mode']})")
+    run.add_argument("--reward", choices=REWARDS,
+                     help=f"reward: {ROUND_MARGIN} (the margin, paid at each scoring) or an environment's reward "
+                          f"mode (default {d['reward']})")
+    run.add_argument("--features", metavar="SET",
+                     help="what the network reads: raw (the observation) or a game's own set, e.g. Sobek's advice "
+                          "(the observation and the heuristic's reading of it, see agents/sobek/features.py; "
+                          "default: the game's own set)")
+    run.add_argument("--advice-prior", type=non_negative_float, metavar="W",
+                     help="with --features advice: the starting weight of the heuristic's choice in the policy's "
+                          f"logits (0: none; default {d['advice_prior']})")
+    pool = parser.add_argument_group("opponents")
+    pool.add_argument("--pool", nargs="*", metavar="SPEC[@WEIGHT]",
+                      help=f"fixed opponents and their weights (default {' '.join(DEFAULT_POOL)}); "
+                           "give --pool alone for self-play only")
+    pool.add_argument("--self-play-weight", type=non_negative_float,
+                      help=f"weight shared by the learner's snapshots (default {d['self_play_weight']}; 0: none)")
+    pool.add_argument("--snapshot-every", type=positive_int,
+                      help=f"steps between snapshots (default {d['snapshot_every']})")
+    pool.add_argument("--snapshots", type=positive_int, help=f"latest snapshots that play (default {d['snapshots']})")
+    schedule = parser.add_argument_group("evaluation and checkpoints")
+    schedule.add_argument("--eval-every", type=positive_int,
+                          help=f"steps between evaluations (default {d['eval_every']})")
+    schedule.add_argument("--eval-games", type=positive_int,
+                          help=f"games per baseline at each evaluation (default {d['eval_games']})")
+    schedule.add_argument("--checkpoint-every", type=positive_int,
+                          help=f"steps between checkpoints (default {d['checkpoint_every']})")
+    ppo = parser.add_argument_group("PPO")
+    ppo.add_argument("--lr", type=positive_float, help=f"learning rate (default {d['lr']})")
+    ppo.add_argument("--n-steps", type=positive_int, help=f"steps per environment per update (default {d['n_steps']})")
+    ppo.add_argument("--batch-size", type=positive_int, help=f"minibatch size (default {d['batch_size']})")
+    ppo.add_argument("--epochs", type=positive_int, help=f"passes over each rollout (default {d['epochs']})")
+    ppo.add_argument("--gamma", type=positive_float, help=f"discount (default {d['gamma']})")
+    ppo.add_argument("--gae-lambda", type=positive_float, help=f"GAE lambda (default {d['gae_lambda']})")
+    ppo.add_argument("--clip", type=positive_float, help=f"clip range (default {d['clip']})")
+    ppo.add_argument("--ent-coef", type=non_negative_float, help=f"entropy bonus (default {d['ent_coef']})")
+    ppo.add_argument("--net", type=layer_sizes, help="hidden layers of the policy and value networks "
+                                                     f"(default {','.join(map(str, d['net']))})")
+    return parser
+
+
+def configure_run(argv: Sequence[str] | None) -> tuple[dict, Path, bool, DirectoryLock]:
+    """The run's configuration, its directory, whether it resumes, and the lock held on the directory for the
+    run; exits with status 2 on a bad configuration or a directory in use."""
+    parser = build_parser()
+    given = vars(parser.parse_args(argv))
+    out: Path = given.pop("out")
+    resume = given.pop("resume", False)
+    if resume:
+        if not (out / "config.json").is_file():
+            parser.error(f"no run to resume in {str(out)!r} (no config.json); start one without --resume")
+        lock = lock_run(parser, out)
+        try:
+            return _resumed_config(parser, out, given), out, True, lock
+        except SystemExit:
+            lock.release()
+            raise
+    if (out / "config.json").exists():
+        parser.error(f"{str(out)!r} already holds a run; continue it with --resume or choose another --out")
+    config = {**DEFAULTS, **given}
+    game = load_game(config["game"])
+    if "players" not in given:
+        parser.error(f"--players is required for a new run ({game.min_players} to {game.max_players} for "
+                     f"{game.title})")
+    if config["players"] not in game.player_counts:
+        parser.error(f"argument --players: {game.title} is for {game.min_players} to {game.max_players} players, "
+                     f"got {config['players']}")
+    config["features"] = run_features(config)
+    budgets = DEFAULT_TIMESTEPS.get(game.name, {})
+    config["timesteps"] = config["timesteps"] or budgets.get(config["players"], FALLBACK_TIMESTEPS)
+    config["seed"] = config["seed"] if config["seed"] is not None else int(np.random.SeedSequence().entropy % 2**32)
+    check_config(parser, config)
+    lock = lock_run(parser, out)
+    if (out / "config.json").exists():  # started while this one was checking its configuration
+        lock.release()
+        parser.error(f"{str(out)!r} already holds a run; continue it with --resume or choose another --out")
+    return config, out, False, lock
+
+
+def _resumed_config(parser: TrainingParser, out: Path, given: dict) -> dict:
+    config = read_config(parser, out)
+    refused = sorted(set(given) - set(RESUMABLE))
+    if refused:
+        options = ", ".join("--" + key.replace("_", "-") for key in refused)
+        parser.error(f"--resume continues the run with its config.json; drop {options} "
+                     "or start a new run in another --out")
+    if given.get("timesteps", config["timesteps"]) < config["timesteps"]:
+        parser.error(f"--timesteps {given['timesteps']} is below the run's {config['timesteps']}; "
+                     "give at least that")
+    config.update(given)
+    check_rollout(parser, config)
+    return config
+
+
+def lock_run(parser: argparse.ArgumentParser, out: Path) -> DirectoryLock:
+    """The lock of --out for this run (creating it), held until it ends: a second run there is refused."""
+    return lock_for_command(parser, out, "the run")
+
+
+def read_config(parser: TrainingParser, out: Path) -> dict:
+    """The configuration of the run in ``out``, to resume it."""
+    path = out / "config.json"
+    if not path.is_file():
+        parser.error(f"no run to resume in {str(out)!r} (no config.json); start one without --resume")
+    try:
+        config = Run(out).read_config()
+    except (OSError, ValueError) as exc:
+        parser.error(f"cannot read the run's configuration: {exc}; fix or remove it")
+    config.setdefault("features", "raw")  # runs from before feature sets read the observation alone
+    config.setdefault("advice_prior", DEFAULTS["advice_prior"])
+    config.setdefault("game", "sobek")  # runs from before there were several games
+    missing = sorted(set(DEFAULTS) - set(config))
+    if missing:
+        parser.error(f"{str(path)!r} lacks {', '.join(missing)}; it was not written by this train.py")
+    return config
+
+
+def run_table(config: dict) -> Table:
+    """The table the run trains for."""
+    return load_game(config["game"]).table(config["players"], config["mode"])
+
+
+def run_features(config: dict) -> str:
+    """The feature set the run's network reads: as configured, else the game's own default."""
+    return config["features"] or default_features(config["game"])
+
+
+def check_config(parser: TrainingParser, config: dict) -> None:
+    """Checks that need several options together, or that build the opponents."""
+    try:
+        if run_features(config) not in feature_sets(config["game"]):
+            raise ValueError(f"--features {config['features']!r}: {config['game']} models read one of "
+                             f"{', '.join(feature_sets(config['game']))}")
+        config["pool"] = [list(parse_entry(text)) for text in config["pool"]]
+        for spec, _ in config["pool"]:
+            make(spec, table=run_table(config))
+    except (ValueError, OSError, ImportError) as exc:
+        parser.error(str(exc))
+    if not config["pool"] and config["self_play_weight"] == 0:
+        parser.error("the pool is empty: give --pool SPEC... or a positive --self-play-weight")
+    check_rollout(parser, config)
+
+
+def check_rollout(parser: TrainingParser, config: dict) -> None:
+    """A minibatch must fit in a rollout."""
+    if config["batch_size"] > config["n_steps"] * config["envs"]:
+        parser.error(f"--batch-size {config['batch_size']} exceeds the rollout size --n-steps x --envs = "
+                     f"{config['n_steps'] * config['envs']}; lower it or raise --n-steps")
+
+
+class TrainingEnv(sobek_env.SingleAgentEnv):
+    """The learner's environment against an :class:`OpponentPool`, whose snapshots the trainer
+    adds through ``VecEnv.env_method("add_snapshot", path)``.
+
+    ``reward`` is one of the environment's reward modes, or ``round-margin``: the ``margin``
+    reward paid as it accrues: the change of the game's margin (own score - best other score, see
+    ``Game.margins``) / its score scale whenever scores move. It sums to the margin but tells which
+    part of the game earned it.
+    """
+
+    def __init__(self, pool: OpponentPool, reward: str, features: str = "raw", **kwargs) -> None:
+        round_margin = reward == ROUND_MARGIN
+        super().__init__(pool, num_players=pool.num_players, game=pool.game,
+                         reward_mode="margin" if round_margin else reward, **kwargs)
+        self.pool = pool
+        self.round_margin = round_margin
+        self._lead = 0.0
+        self.featurize = Featurizer(features, self.table)
+        if self.featurize.size != self.observation_space.shape[0]:
+            self.observation_space = gymnasium.spaces.Box(-np.inf, np.inf, (self.featurize.size,), np.float32)
+
+    def _features(self, observation: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        return self.featurize({"observation": observation, "action_mask": mask})
+
+    def lead(self) -> float:
+        """The game's margin of the learner now (own score - best other score, Game.margins) / its score scale."""
+        game = self.table.game
+        return game.margins(self.game)[self.seat] / game.score_scale
+
+    def add_snapshot(self, path: str) -> None:
+        """Let the snapshot at ``path`` play (see :meth:`OpponentPool.add_snapshot`)."""
+        self.pool.add_snapshot(path)
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
+        observation, info = super().reset(seed=seed, options=options)
+        self._lead = self.lead()
+        mask = self.action_masks()
+        return self._features(observation, mask), {**info, "action_mask": mask}
+
+    def step(self, action) -> tuple[np.ndarray, float, bool, bool, dict]:
+        observation, reward, terminated, truncated, info = super().step(action)
+        if self.round_margin:
+            lead = self.lead()
+            reward, self._lead = lead - self._lead, lead
+        mask = self.action_masks()
+        return self._features(observation, mask), reward, terminated, truncated, {**info, "action_mask": mask}
+
+
+class MasksFromInfo(VecEnvWrapper):
+    """Answers MaskablePPO's ``env_method("action_masks")`` from the masks that
+    :class:`TrainingEnv` puts in its infos: one round trip to the workers per step instead of two."""
+
+    def reset(self) -> np.ndarray:
+        observation = self.venv.reset()
+        self.masks = [info["action_mask"] for info in self.venv.reset_infos]
+        return observation
+
+    def step_wait(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict]]:
+        observation, rewards, dones, infos = self.venv.step_wait()
+        # a finished episode was reset at once: its mask is the new game's, in reset_infos
+        self.masks = [(self.venv.reset_infos[i] if done else info)["action_mask"]
+                      for i, (done, info) in enumerate(zip(dones, infos))]
+        return observation, rewards, dones, infos
+
+    def env_method(self, method_name: str, *args, indices: VecEnvIndices = None, **kwargs) -> list:
+        if method_name == "action_masks" and not args and not kwargs:
+            return [self.masks[i] for i in self._get_indices(indices)]
+        return self.venv.env_method(method_name, *args, indices=indices, **kwargs)
+
+
+class WorkerVecEnv(SubprocVecEnv):
+    """sb3's ``SubprocVecEnv`` raising :class:`WorkerDied` instead of ``EOFError`` or ``BrokenPipeError``
+    when a worker process has died, and closing without waiting for the dead."""
+
+    @contextlib.contextmanager
+    def _alive(self) -> Iterator[None]:
+        try:
+            yield
+        except BROKEN_PIPE:
+            raise WorkerDied(self._dead()) from None
+
+    def _dead(self) -> str:
+        deadline = time.monotonic() + 2
+        while time.monotonic() < deadline and all(p.exitcode is None for p in self.processes):
+            time.sleep(0.05)  # the pipe breaks a moment before the process is reaped
+        dead = [(i, p) for i, p in enumerate(self.processes) if p.exitcode is not None]
+        self._kill_all()
+        if not dead:
+            return "an environment worker closed its connection"
+        return "; ".join(f"environment worker {i} (process {p.pid}) {how_it_ended(p.exitcode)}" for i, p in dead)
+
+    def _kill_all(self) -> None:
+        for process in self.processes:
+            if process.exitcode is None:
+                process.kill()
+        for process in self.processes:
+            process.join(5)
+        self.closed = True
+
+    def step_async(self, actions: Any) -> None:
+        with self._alive():
+            super().step_async(actions)
+
+    def step_wait(self) -> Any:
+        with self._alive():
+            return super().step_wait()
+
+    def reset(self) -> Any:
+        with self._alive():
+            return super().reset()
+
+    def env_method(self, method_name: str, *args: Any, indices: Any = None, **kwargs: Any) -> list[Any]:
+        with self._alive():
+            return super().env_method(method_name, *args, indices=indices, **kwargs)
+
+    def get_attr(self, attr_name: str, indices: Any = None) -> list[Any]:
+        with self._alive():
+            return super().get_attr(attr_name, indices)
+
+    def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:
+        with self._alive():
+            super().set_attr(attr_name, value, indices)
+
+    def env_is_wrapped(self, wrapper_class: type, indices: Any = None) -> list[bool]:
+        with self._alive():
+            return super().env_is_wrapped(wrapper_class, indices)
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        try:
+            super().close()
+        except (*BROKEN_PIPE, OSError):
+            self._kill_all()
+
+
+def env_factory(config: dict, snapshots: Sequence[str]) -> Callable[[], Monitor]:
+    """A picklable function building one training environment (in a worker process, which ends with the trainer)."""
+    trainer = os.getpid()
+
+    def build() -> Monitor:
+        if multiprocessing.parent_process() is not None:
+            die_with_parent(trainer)
+            signal.signal(signal.SIGTERM, signal.SIG_IGN)  # sent to the whole run: the trainer stops, then closes us
+        pool = OpponentPool([tuple(e) for e in config["pool"]], config["players"], config["mode"],
+                            config["self_play_weight"], config["snapshots"], snapshots, game=config["game"])
+        return Monitor(TrainingEnv(pool, config["reward"], run_features(config), observation_mode=config["mode"]))
+
+    return build
+
+
+def make_vec_env(config: dict, snapshots: Sequence[str]) -> VecEnv:
+    """``config["envs"]`` environments: in worker processes when more than one."""
+    factories = [env_factory(config, snapshots) for _ in range(config["envs"])]
+    if len(factories) == 1:
+        return MasksFromInfo(DummyVecEnv(factories))
+    # fork starts a worker in 0.1 s where forkserver takes 1.5 s (it imports torch again in each);
+    # the trainer makes its environments before torch computes anything, so forking is safe
+    fork = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
+    return MasksFromInfo(WorkerVecEnv(factories, start_method=fork))
+
+
+def model_meta(config: dict, timesteps: int) -> dict:
+    """What ``sobek.json`` records about a model of this run."""
+    return {"game": config["game"], "num_players": config["players"], "observation_mode": config["mode"],
+            "reward_mode": config["reward"], "features": run_features(config), "timesteps": timesteps}
+
+
+def policy_description(config: dict) -> dict:
+    """The run's network as ``sobek.json`` describes it (see :func:`agents.ppo.describe_policy`)."""
+    featurize = Featurizer(run_features(config), run_table(config))
+    description = {"class": "MaskableActorCriticPolicy", "net_arch": {"pi": config["net"], "vf": config["net"]},
+                   "activation": "ReLU", "features_extractor": "Log1pFeatures",
+                   "features_extractor_kwargs": {"squashed": featurize.base}}
+    if featurize.advice_slice is not None:  # features that carry an advised action: start from the advice
+        description.update({"class": "AdvisedPolicy", "advice_start": featurize.advice_slice[0],
+                            "advice_prior": config["advice_prior"]})
+    return description
+
+
+def new_model(config: dict, env: VecEnv, seed: int) -> MaskablePPO:
+    """An untrained MaskablePPO with the run's network and hyper-parameters."""
+    policy, policy_kwargs = policy_spec(policy_description(config))
+    return MaskablePPO(
+        policy, env, learning_rate=config["lr"], n_steps=config["n_steps"], batch_size=config["batch_size"],
+        n_epochs=config["epochs"], gamma=config["gamma"], gae_lambda=config["gae_lambda"],
+        clip_range=config["clip"], ent_coef=config["ent_coef"], policy_kwargs=policy_kwargs,
+        seed=seed, device="cpu", verbose=0)
+
+
+def play_baseline(
+    policy: MaskableActorCriticPolicy, config: dict, opponent: str, games: int
+) -> tuple[float, float, float, float]:
+    """The deterministic policy against ``opponent`` in every other seat, seats rotating:
+    (win rate, its 95% low, high, mean margin over the best opponent in points)."""
+    n, table = config["players"], run_table(config)
+    learner = PPOAgent(policy, model_meta(config, 0), deterministic=True)
+    opponents = [make(opponent, table=table) for _ in range(n - 1)]
+    envs = [sobek_env.SingleAgentEnv(opponents, num_players=n, seat=seat, game=table.game,
+                                     observation_mode=config["mode"]) for seat in range(n)]
+    wins, margins = 0.0, []
+    for game in range(games):
+        env = envs[game % n]
+        observation, _ = env.reset(seed=config["eval_seed"] + game)
+        over = False
+        while not over:
+            action = learner.act({"observation": observation, "action_mask": env.action_masks()})
+            observation, _, over, _, info = env.step(action)
+        if env.seat in info["winners"]:
+            wins += 1 / len(info["winners"])
+        margins.append(table.game.margins(env.game)[env.seat])
+    low, high = wilson_interval(wins, games)
+    return wins / games, low, high, float(np.mean(margins))
+
+
+def next_multiple(steps: int, every: int) -> int:
+    """The first multiple of ``every`` after ``steps``."""
+    return (steps // every + 1) * every
+
+
+class Trainer(BaseCallback):
+    """Progress bar, and at rollout boundaries (where the model matches its step count):
+    snapshots for self-play, evaluations and checkpoints, on their schedules.
+
+    Ctrl-C or SIGTERM stops the training at the next step with a checkpoint of the last rollout
+    boundary (the partial rollout, not yet learned from, is dropped); ``interrupted`` tells it
+    happened and ``signal`` which signal it was.
+    """
+
+    def __init__(self, run: Run, config: dict, snapshots: list[str]) -> None:
+        super().__init__()
+        self.run = run
+        self.config = config
+        self.pool_snapshots = snapshots
+        self.bar: tqdm | None = None
+        self.interrupted = False
+        self.signal = signal.SIGINT
+        self.rollout_start: int | None = None
+        self.default_handlers: dict[int, object] = {}
+
+    def _interrupt(self, signum: int, frame: object) -> None:
+        if not self.interrupted:
+            tqdm.write(f"stopping ({signal.Signals(signum).name}): saving a checkpoint at the last rollout boundary")
+            self.signal = signum
+        self.interrupted = True
+
+    def _on_training_start(self) -> None:
+        self.default_handlers = {s: signal.signal(s, self._interrupt) for s in STOP_SIGNALS}
+        steps = self.rollout_start = self.model.num_timesteps
+        self.next_snapshot = next_multiple(steps, self.config["snapshot_every"])
+        self.next_eval = next_multiple(steps, self.config["eval_every"])
+        self.next_checkpoint = next_multiple(steps, self.config["checkpoint_every"])
+        self.bar = tqdm(total=self.config["timesteps"], initial=steps, unit="step", dynamic_ncols=True,
+                        smoothing=0.05, desc=f"{self.config['players']}p")
+
+    def _on_step(self) -> bool:
+        self.bar.update(min(self.training_env.num_envs, self.bar.total - self.bar.n))  # the last rollout may overshoot
+        return not self.interrupted
+
+    def _on_rollout_start(self) -> None:
+        steps = self.rollout_start = self.model.num_timesteps
+        if self.interrupted:  # during the last update: stop at the first step, without evaluating
+            return
+        if self.config["self_play_weight"] > 0 and steps >= self.next_snapshot:
+            self.add_snapshot()
+            self.next_snapshot = next_multiple(steps, self.config["snapshot_every"])
+        if steps >= self.next_eval:
+            self.evaluate()
+            self.next_eval = next_multiple(steps, self.config["eval_every"])
+        if steps >= self.next_checkpoint:
+            self.save_checkpoint()
+            self.next_checkpoint = next_multiple(steps, self.config["checkpoint_every"])
+
+    def _on_training_end(self) -> None:
+        """The final evaluation and checkpoint, unless the last rollout boundary just made them."""
+        self.restore_signals()
+        if self.interrupted:
+            self.save_at_boundary()
+            return
+        steps = self.model.num_timesteps
+        if self.next_eval - self.config["eval_every"] < steps:
+            self.evaluate()
+        if self.next_checkpoint - self.config["checkpoint_every"] < steps:
+            self.save_checkpoint()
+        self.bar.close()
+
+    def restore_signals(self) -> None:
+        """Give Ctrl-C and SIGTERM back to the handlers from before the training."""
+        for signum, handler in self.default_handlers.items():
+            signal.signal(signum, handler)
+        self.default_handlers = {}
+
+    def save_at_boundary(self) -> None:
+        """Checkpoint the model as it was at the last rollout boundary (it has not learned from the steps
+        since), if the training got that far."""
+        if self.rollout_start is not None:
+            self.model.num_timesteps = self.rollout_start  # the count the weights have learned from
+            self.save_checkpoint()
+        if self.bar is not None:
+            self.bar.close()
+
+    def save_checkpoint(self) -> None:
+        """A checkpoint of the model at its step count."""
+        self.run.save_checkpoint(self.model, model_meta(self.config, self.model.num_timesteps), self.pool_snapshots)
+
+    def add_snapshot(self) -> None:
+        """Freeze the learner and send the snapshot to every environment's pool."""
+        path = self.run.save_snapshot(self.model, model_meta(self.config, self.model.num_timesteps))
+        self.training_env.env_method("add_snapshot", path)
+        self.pool_snapshots = [*self.pool_snapshots, path][-self.config["snapshots"]:]
+
+    def evaluate(self) -> None:
+        """Play the baselines, then log to TensorBoard, eval.csv and above the progress bar."""
+        steps, start = self.model.num_timesteps, time.perf_counter()
+        row: dict = {"timesteps": steps}
+        for baseline in EVAL_BASELINES:
+            rate, low, high, margin = play_baseline(self.model.policy, self.config, baseline,
+                                                      self.config["eval_games"])
+            row.update({f"{baseline}_win_rate": rate, f"{baseline}_low": low, f"{baseline}_high": high,
+                        f"{baseline}_margin": margin})
+            for key in ("win_rate", "low", "high", "margin"):
+                self.logger.record(f"eval/{baseline}_{key}", row[f"{baseline}_{key}"])
+        self.logger.dump(step=steps)
+        row["games"], row["seconds"] = self.config["eval_games"], round(time.perf_counter() - start, 1)
+        self.run.log_eval(row)
+        summary = ", ".join(f"{b} {row[f'{b}_win_rate']:.3f} [{row[f'{b}_low']:.3f}, {row[f'{b}_high']:.3f}]"
+                            for b in EVAL_BASELINES)
+        tqdm.write(f"eval at {steps:,} steps, win rate vs {summary} ({row['games']} games each, {row['seconds']} s)")
+        self.bar.set_postfix_str(summary)
+
+
+def train(config: dict, out: Path, resume: bool) -> Path:
+    """Run (or continue) the training in ``out``; return the final model's path."""
+    torch.set_num_threads(1)  # small batches: extra threads cost more in contention than they gain
+    run = Run(out)
+    checkpoint = run.last_checkpoint(config["players"], config["mode"]) if resume else None
+    if checkpoint and checkpoint.model.meta["policy"] != policy_description(config):
+        raise RunError(f"{str(checkpoint.path)!r} holds another network than the run's config.json describes "
+                       f"({checkpoint.model.meta['policy']}, not {policy_description(config)}); "
+                       "it is not this run's checkpoint")
+    done = checkpoint.timesteps if checkpoint else 0
+    path = out / "model.zip"
+    if done >= config["timesteps"]:
+        print(f"the run in {str(out)!r} is complete ({done:,} of {config['timesteps']:,} steps); "
+              "give a larger --timesteps to extend it")
+        meta = {key: value for key, value in checkpoint.model.meta.items() if key != "training"}
+        write_model(path, meta, checkpoint.model.policy)
+    else:
+        model = learn(run, config, checkpoint)
+        save_ppo(model, path, model_meta(config, model.num_timesteps), with_optimizer=False)
+    print(f"model saved to {path}; play it as ppo:{path}")
+    return path
+
+
+def restore(model: MaskablePPO, config: dict, checkpoint: Checkpoint) -> None:
+    """Load the checkpoint's tensors, optimizer state and counters into ``model``, built from ``config``."""
+    where = checkpoint.path / "model.zip"
+    load_state(model.policy, checkpoint.model.policy, where)
+    load_state(model.policy.optimizer, checkpoint.model.optimizer, where, "optimizer")
+    model.num_timesteps = checkpoint.model.meta["training"]["num_timesteps"]
+    model._n_updates = checkpoint.model.meta["training"]["n_updates"]
+
+
+def learn(run: Run, config: dict, checkpoint: Checkpoint | None) -> MaskablePPO:
+    """Train from ``checkpoint`` (or from scratch) to ``config["timesteps"]``, recording this start in config.json."""
+    done = checkpoint.timesteps if checkpoint else 0
+    snapshots = list(checkpoint.snapshots) if checkpoint else []
+    seed = config["seed"] if done == 0 else int(np.random.SeedSequence([config["seed"], done]).generate_state(1)[0])
+    config.setdefault("starts", []).append({"timesteps": done, "seed": seed, "envs": config["envs"], "time": now()})
+    config["versions"] = {"python": platform.python_version(), "torch": torch.__version__,
+                          "stable_baselines3": stable_baselines3.__version__, "sb3_contrib": sb3_contrib.__version__,
+                          "numpy": np.__version__}
+    run.write_config(config)
+    dropped = run.drop_evaluations_after(done)
+    if dropped:
+        print(f"eval.csv: removed {dropped} evaluation(s) after {done:,} steps, from the continuation that was lost; "
+              "this run makes them again")
+    env = make_vec_env(config, snapshots)
+    try:
+        model = new_model(config, env, seed)
+        if checkpoint:
+            restore(model, config, checkpoint)
+            model.set_random_seed(seed)
+            print(f"resuming from {checkpoint.path} at {done:,} steps")
+        model.set_logger(configure(str(run.out / "tb"), ["tensorboard"]))
+        if config["self_play_weight"] > 0 and not snapshots:  # before the first reset: the pool may be only self-play
+            snapshots = [run.save_snapshot(model, model_meta(config, model.num_timesteps))]
+            env.env_method("add_snapshot", snapshots[0])
+        trainer = Trainer(run, config, snapshots)
+        try:
+            model.learn(config["timesteps"] - done, callback=trainer, reset_num_timesteps=False)
+        except WorkerDied:
+            trainer.save_at_boundary()
+            raise
+        finally:
+            trainer.restore_signals()
+    finally:
+        env.close()
+    if trainer.interrupted:
+        raise Interrupted(trainer.signal)
+    return model
+
+
+def resume_hint(out: Path) -> str:
+    """How to continue the run in ``out``, and from where."""
+    done = Run(out).checkpoint_dirs()
+    where = f"the checkpoint at {int(done[-1].name.removeprefix('step_')):,} steps" if done else "the start"
+    return f"python train.py --out {out} --resume continues from {where}"
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """The command line (see the module docstring). Ctrl-C or SIGTERM exits with status 130 or 143 after a
+    checkpoint; a dead environment worker, with status 1 after a checkpoint."""
+    config, out, resume, lock = configure_run(argv)
+    try:
+        with sigterm_as_interrupt():  # until the training handles it, then after
+            train(config, out, resume)
+    except RunError as exc:
+        print(f"train.py: error: {exc}", file=sys.stderr)
+        sys.exit(2)
+    except WorkerDied as exc:
+        print(f"train.py: error: {exc}; {resume_hint(out)}", file=sys.stderr)
+        sys.exit(1)
+    except KeyboardInterrupt as exc:
+        what, status = stopped_by(exc)
+        print(f"{what}; {resume_hint(out)}", file=sys.stderr)
+        sys.exit(status)
+    finally:
+        lock.release()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,90 @@
+"""Worker processes that never outlive their parent, and a clear error when one dies.
+
+A worker forked by the trainer (or spawned by a tournament) blocks on its pipe to the parent.
+If the parent is killed, that pipe may never close: forked siblings hold copies of each other's
+ends. So each worker calls :func:`die_with_parent` first: on Linux the kernel kills it when its
+parent ends (``PR_SET_PDEATHSIG``), and on every system a daemon thread ends it once its parent
+is gone (its parent process id changes). Workers also ignore Ctrl-C, which the terminal sends
+to every process of the run: the parent saves what it has and closes its workers itself.
+
+A worker that dies raises :class:`WorkerDied` in its parent (see ``agents.training.WorkerVecEnv``
+and :func:`agents.tournament.play_tournament`). This module imports nothing heavy: tournament
+workers import it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import os
+import signal
+import sys
+import threading
+import time
+from collections.abc import Iterator
+
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
+PARENT_CHECK_SECONDS = 0.5
+
+
+class WorkerDied(RuntimeError):
+    """A worker process ended while its parent still needed it."""
+
+
+class Interrupted(KeyboardInterrupt):
+    """The run was stopped by the signal ``signum`` (Ctrl-C's SIGINT, or SIGTERM)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+def _raise_interrupted(signum: int, frame: object) -> None:
+    raise Interrupted(signum)
+
+
+@contextlib.contextmanager
+def sigterm_as_interrupt() -> Iterator[None]:
+    """Within the block, SIGTERM (what ``timeout``, ``docker stop`` and schedulers send) raises
+    :class:`Interrupted`, as Ctrl-C raises KeyboardInterrupt: the run saves what it has and says so."""
+    previous = signal.signal(signal.SIGTERM, _raise_interrupted)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def stopped_by(exc: KeyboardInterrupt) -> tuple[str, int]:
+    """How to say what stopped the run, and its exit status (128 + the signal: 130 for Ctrl-C, 143 for SIGTERM)."""
+    signum = getattr(exc, "signum", signal.SIGINT)
+    return ("interrupted" if signum == signal.SIGINT else f"stopped by {signal.Signals(signum).name}"), 128 + signum
+
+
+def die_with_parent(parent: int) -> None:
+    """In a worker process: end it as soon as the process ``parent`` ends, however it ends, and leave
+    Ctrl-C to the parent."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:  # the parent ended before the kernel was told
+        os._exit(1)
+    threading.Thread(target=_watch_parent, args=(parent,), name="watch-parent", daemon=True).start()
+
+
+def _watch_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(PARENT_CHECK_SECONDS)
+    os._exit(1)
+
+
+def how_it_ended(exitcode: int | None) -> str:
+    """A process's end in words: ``was killed by SIGKILL``, ``exited with status 1``."""
+    if exitcode is None:
+        return "stopped answering"
+    if exitcode < 0:
+        try:
+            return f"was killed by {signal.Signals(-exitcode).name}"
+        except ValueError:
+            return f"was killed by signal {-exitcode}"
+    return f"exited with status {exitcode}"

@@ -1,0 +1,100 @@
+"""The game object of Kleopatra for the game-agnostic layer (``sobek_env.game.Game``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+import numpy as np
+
+from ..game import Game, Table
+from . import bounds, invariants, observation
+from .actions import ACTION_NAMES
+from .catalogue import CATEGORIES, DEFAULT_PLAYERS, MAX_PLAYERS, MIN_PLAYERS, RULES_OPTIONS, make_rules
+from .render import render_text
+from .state import GameState
+from .view import View
+
+
+class KleopatraGame(Game):
+    """Kleopatra and the Society of Architects (Cathala & Maublanc, 2006), rules in KLEOPATRA_RULES.md."""
+
+    name: ClassVar[str] = "kleopatra"
+    title: ClassVar[str] = "Kleopatra and the Society of Architects"
+    version: ClassVar[int] = 1
+    min_players: ClassVar[int] = MIN_PLAYERS
+    max_players: ClassVar[int] = MAX_PLAYERS
+    default_players: ClassVar[int] = DEFAULT_PLAYERS
+    action_names: ClassVar[tuple[str, ...]] = ACTION_NAMES
+    score_scale: ClassVar[float] = observation.SCORE_SCALE
+    rules_options: ClassVar[tuple[str, ...]] = RULES_OPTIONS
+    categories: ClassVar[tuple[str, ...]] = CATEGORIES
+
+    def new(self, num_players: int | None = None, seed: int | None = None, **rules: Any) -> GameState:
+        return GameState.new(self.default_players if num_players is None else num_players, seed, **rules)
+
+    def from_json(self, text: str | bytes) -> GameState:
+        return GameState.from_json(text)
+
+    def max_game_length(self, num_players: int, **rules: Any) -> int:
+        """The most steps of a game under ``rules`` (derived in ``bounds.py``, from ``max_turns``)."""
+        return bounds.max_game_length(make_rules(num_players, **rules))
+
+    def describe_layout(self, num_players: int) -> list[tuple[str, tuple[int, ...], str]]:
+        return observation.describe_layout(num_players)
+
+    def observation_bounds(self, num_players: int, **rules: Any) -> tuple[np.ndarray, np.ndarray]:
+        """(low, high) of every observation entry, for a Box space."""
+        return observation.observation_bounds(num_players, **rules)
+
+    def observer(self, num_players: int, observation_mode: str = "original") -> observation.Observer:
+        self.check_table(num_players, observation_mode)
+        return observation.Observer(num_players, observation_mode)
+
+    def state_vector(self, state: GameState) -> np.ndarray:
+        return observation.state_vector(state)
+
+    def state_size(self, num_players: int) -> int:
+        return observation.state_size(num_players)
+
+    def decode(self, observation_dict: Mapping[str, Any] | np.ndarray, table: Table) -> View:
+        max_turns = make_rules(table.num_players, **dict(table.rules)).max_turns
+        return observation.decode(observation_dict, table.num_players, max_turns)
+
+    def render_text(self, state: GameState, seat: int | None = None, mode: str = "original") -> str:
+        return render_text(state, seat, mode)
+
+    def margins(self, state: GameState) -> list[float]:
+        """rules §11.5: a survivor's score minus the best other survivor's; an eaten player's is minus the
+        best survivor's score (as if he had scored 0)."""
+        scores = state.scores
+        effective = [0 if p in state.eliminated else v for p, v in enumerate(scores)]
+        return [float(effective[p] - max(w for q, w in enumerate(effective) if q != p))
+                for p in range(state.num_players)]
+
+    def statistics(self, state: GameState) -> list[dict[str, float]]:
+        scores, eaten = state.scores, state.eliminated
+        out = []
+        for p in range(state.num_players):
+            owned = [mask for mask, owner in state.sanctuaries if owner == p]
+            out.append({
+                "score": float(scores[p]),
+                "talents": float(state.talents[p]),
+                "amulets": float(state.amulets[p]),
+                "eliminated": float(p in eaten),
+                "sanctuaries": float(len(owned)),
+                "sanctuary_squares": float(sum(m.bit_count() for m in owned)),
+                "ceremonies_won": float(state.ceremonies_won[p]),
+                "merchants": float(state.merchants[p]),
+                "elements_built": float(state.built_by[p]),
+            })
+        return out
+
+    def check(self, state: GameState) -> None:
+        invariants.check(state)
+
+    def check_play(self, state: GameState) -> None:
+        invariants.check_play(state)
+
+
+GAME = KleopatraGame()

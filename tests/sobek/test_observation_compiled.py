@@ -1,0 +1,180 @@
+"""The compiled observation encoder (sobek_env/_observe.pyx) writes exactly the Python reference's vector.
+
+The extension is built by the package's install (``make test`` installs it), so its absence is a
+failure here, not a skip.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+from collections.abc import Iterator
+
+import numpy as np
+import pytest
+
+from sobek_env import GameState
+from sobek_env.sobek import observation as O
+from sobek_env.sobek import phases as P
+from sobek_env.sobek.phases import PHASES
+from sobek_env.sobek.scoring import TableSet
+from sobek_env.sobek.view import seat_view
+
+from .scenario import SCENARIOS, load
+
+GAMES = 10  # random games per player count and mode, every seat observed at every step
+
+
+def compiled_module():
+    try:
+        from sobek_env.sobek import _observe
+    except ImportError as error:
+        pytest.fail(
+            "the compiled observation encoder sobek_env._observe was not built "
+            f"({error}); reinstall with `pip install -e .` on a machine with Cython and a C compiler"
+        )
+    return _observe
+
+
+class Pair:
+    """A compiled encoder and a Python reference observer, for one player count and mode."""
+
+    def __init__(self, num_players: int, mode: str) -> None:
+        self.reference = O.Observer(num_players, mode)
+        compiled = O.Observer(num_players, mode)
+        self.compiled = compiled_module().Encoder(compiled.buffer, compiled._at, num_players, compiled.memory)
+        self.memory = compiled.memory
+
+    def check(self, s: GameState, where: str) -> None:
+        for seat in range(s.rules.num_players):
+            want = self.reference.encode_python(s, seat).copy()
+            got = self.compiled.encode(s, seat_view(s, seat, self.memory)).copy()
+            if not np.array_equal(got, want):
+                differ = np.flatnonzero(got != want)
+                layout = O.observation_layout(s.rules.num_players)
+                names = sorted({name for i in differ for name, sl in layout.items() if sl.start <= i < sl.stop})
+                pytest.fail(f"{where}, seat {seat}: vectors differ in {names} at {differ.tolist()}")
+
+
+def random_game(num_players: int, seed: int, **options) -> Iterator[GameState]:
+    """Every state of one game of random legal play, the final one included."""
+    s = GameState.new(num_players, seed=seed, **options)
+    rng = random.Random(seed)
+    yield s
+    while not s.is_over:
+        s.apply(rng.choice(s.legal_actions()))
+        yield s
+
+
+def test_the_extension_is_built() -> None:
+    compiled_module()
+    if os.environ.get("SOBEK_PURE_PYTHON", "") in ("", "0"):
+        assert O.COMPILED, "sobek_env._observe imports but Observer does not use it"
+
+
+@pytest.mark.parametrize("mode", O.MODES)
+@pytest.mark.parametrize("num_players", [2, 3, 4])
+def test_random_games_encode_identically(num_players: int, mode: str) -> None:
+    pair = Pair(num_players, mode)
+    phases = set()
+    for game in range(GAMES):
+        options = {"scarabs": {"ivory": 5, "cattle": 0}} if game == GAMES - 1 else {}
+        for step, s in enumerate(random_game(num_players, 1000 * num_players + game, **options)):
+            pair.check(s, f"game {game}, step {step}")
+            phases.add(s.phase)
+    assert len(phases) > 5  # random play went through several sub-decisions
+
+
+def _busy_table(num_players: int, seed: int) -> GameState:
+    """A mid-game state with sets (and Prosperity on them), Curses, piles and remembered cards everywhere."""
+    s = GameState.new(num_players, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(40):
+        if s.is_over or s.phase == "first_player":
+            break
+        s.apply(rng.choice(s.legal_actions()))
+    for p in range(num_players):
+        s.curses[p] = p % 3
+        s.markers[p] = 17 * p + 3
+        s.piles[p][(5 * p) % 28] += 2
+        for viewer in range(num_players):
+            s.known_piles[viewer][p][(5 * p + viewer) % 28] += 1
+            s.known_hands[viewer][p][(3 * p + 1) % 28] += 1
+        s.token_glimpse[p] = p % 2 == 1
+        for g in range(p % 3 + 1):
+            cards = [0] * 28
+            cards[2 * g], cards[2 * g + 1], cards[18] = 2, 1 + p, g % 2  # plain, scarab, amulet
+            s.sets[p][g] = TableSet(cards, prosperity=(p + g) % 2)
+        horizontal = [0] * 28
+        horizontal[2 * p], horizontal[18] = 2, 1
+        s.horizontal[p].append((p % 6, horizontal))
+    amulets = [0] * 28
+    amulets[18] = 3
+    s.sets[0][6] = TableSet(amulets, prosperity=1)  # an amulets-only set
+    seats = range(num_players)
+    s.round_log.append({"round": 1, "points": [30 + p for p in seats], "corruption": [4 + 2 * p for p in seats],
+                        "curses": [p % 2 for p in seats], "most_corrupt": [num_players - 1],
+                        "penalty": [0] * (num_players - 1) + [12], "horizontal": [[p % 2] * 28 for p in seats]})
+    return s
+
+
+def _pendings(num_players: int) -> Iterator[P.SobekPhase]:
+    """Every sub-decision, with each of its parameters' values (goods, set slot, target, actor, hieroglyph)."""
+    building = [0] * 28
+    building[8], building[9], building[18] = 1, 2, 1
+    for goods in range(6):
+        yield P.BuildSet(goods, list(building))
+        yield P.HorizontalSet(goods, list(building), [])
+        yield P.PriestCharacters(goods)
+    for slot in range(7):
+        yield P.CourtesanCard(slot, list(building))
+    for seat in range(num_players):
+        yield P.VizierCard(seat)
+        yield P.ThiefBack(seat)
+        yield P.Scribe(seat, [])
+    for symbol in range(4):
+        yield P.Guild(symbol)
+    yield P.Horizontal([])
+    for phase in (P.ChooseToken, P.Curse, P.Prosperity, P.Priest, P.Vizier, P.Thief, P.CourtesanSet, P.Merchant,
+                  P.FirstPlayer):
+        yield phase()
+
+
+@pytest.mark.parametrize("mode", O.MODES)
+@pytest.mark.parametrize("num_players", [2, 3, 4])
+def test_hand_built_pending_states_encode_identically(num_players: int, mode: str) -> None:
+    pair = Pair(num_players, mode)
+    s = _busy_table(num_players, seed=num_players)
+    seen = set()
+    for pending in _pendings(num_players):
+        for mover in range(num_players):
+            s.pending, s.current_player = pending, mover
+            pair.check(s, f"pending {pending}, player {mover} to move")
+        seen.add(type(pending))
+    assert seen == set(PHASES[1:])
+
+
+@pytest.mark.parametrize("name", sorted(path.stem for path in SCENARIOS.glob("*.json")))
+def test_rule_scenarios_encode_identically(name: str) -> None:
+    s = load(name)
+    for mode in O.MODES:
+        Pair(s.rules.num_players, mode).check(s, f"scenario {name}, {mode}")
+
+
+def test_sobek_pure_python_forces_the_python_path() -> None:
+    code = "import sobek_env.sobek.observation as O; print(O.COMPILED, O.Observer(2)._compiled)"
+    out = subprocess.run(
+        [sys.executable, "-c", code], env={**os.environ, "SOBEK_PURE_PYTHON": "1"},
+        capture_output=True, text=True, check=True,
+    ).stdout.split()
+    assert out == ["False", "None"]
+
+
+def test_observer_encode_matches_the_reference() -> None:
+    """Observer.encode (compiled when built) against encode_python, through a 4-player game."""
+    observer, reference = O.Observer(4, "memory"), O.Observer(4, "memory")
+    for s in random_game(4, seed=5):
+        for seat in range(4):
+            assert np.array_equal(observer.encode(s, seat), reference.encode_python(s, seat))
