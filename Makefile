@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY      = $(VENV)/bin/python
 STAMP   = $(VENV)/.installed
 
-.PHONY: install test test-lower demo lint stress clean
+.PHONY: install test test-lower demo lint stress stress-sobek stress-kleopatra clean
 
 $(STAMP): pyproject.toml constraints.txt setup.py $(wildcard sobek_env/*/_observe.pyx)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -33,12 +33,26 @@ demo: $(STAMP)
 lint: $(STAMP)
 	$(PY) -m ruff check .
 
-# The long robustness run: property and fuzz suites at 40x their size, then 100,000 stress games.
-stress: $(STAMP)
-	SOBEK_LONG=1 $(PY) -m pytest -q tests/test_properties.py tests/test_fuzz.py tests/test_stress.py
+# The long robustness runs: each game's property and fuzz suites at 40x their size, its stress tests, then
+# 100,000 stress games (reports in results/). `make stress` runs both games, `make stress-sobek` or
+# `make stress-kleopatra` one; STRESS_GAMES=N changes the number of games.
+STRESS_GAMES ?= 100000
+STRESS_RUN = $(PY) -m sobek_env.stress --games $(STRESS_GAMES) --workers 2 --progress
+
+stress: stress-sobek stress-kleopatra
+
+stress-sobek: $(STAMP)
+	SOBEK_LONG=1 $(PY) -m pytest -q -p no:cacheprovider tests/sobek/test_properties.py tests/sobek/test_fuzz.py tests/test_stress.py
 	mkdir -p results
-	$(PY) -m sobek_env.stress --games 100000 --workers 2 --progress --json results/stress_100k.json \
-		> results/stress_100k.txt; status=$$?; cat results/stress_100k.txt; exit $$status
+	$(STRESS_RUN) --game sobek --json results/stress-sobek.json > results/stress-sobek.txt; \
+		status=$$?; cat results/stress-sobek.txt; exit $$status
+
+stress-kleopatra: $(STAMP)
+	SOBEK_LONG=1 $(PY) -m pytest -q -p no:cacheprovider tests/kleopatra/test_properties.py tests/kleopatra/test_fuzz.py \
+		tests/kleopatra/test_stress.py
+	mkdir -p results
+	$(STRESS_RUN) --game kleopatra --json results/stress-kleopatra.json > results/stress-kleopatra.txt; \
+		status=$$?; cat results/stress-kleopatra.txt; exit $$status
 
 clean:
 	rm -rf $(VENV) $(LOWER) .pytest_cache
