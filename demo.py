@@ -1,6 +1,7 @@
 """`make demo`: what the project does, in a few minutes.
 
-1. One seeded game between random players, rendered as the player to move sees it.
+1. One seeded game of Sobek between random players, rendered as the player to move sees it, then the end of
+   a seeded game of Kleopatra and the Society of Architects, and a few random Kleopatra games' statistics.
 2. A short tournament of the baselines (heuristic, greedy, random) as ``evaluate.py`` reports it.
 3. The shipped learned agents (``models/ppo-2p.zip``, ``models/ppo-4p.zip``) against the baselines.
 4. A short training run of ``train.py``, to show the loop works end to end.
@@ -25,8 +26,8 @@ SHIPPED_MODELS = {n: ROOT / "models" / f"ppo-{n}p.zip" for n in (2, 4)}
 DEMO_RUN = ROOT / "runs" / "demo"
 
 
-def play_one_game(num_players: int, seed: int, show_every: int) -> None:
-    env = sobek_env.env(num_players=num_players, render_mode="ansi")
+def play_one_game(num_players: int, seed: int, show_every: int, game: str = "sobek") -> None:
+    env = sobek_env.env(game=game, num_players=num_players, render_mode="ansi")
     env.reset(seed=seed)
     players = {agent: RandomAgent(seed + i) for i, agent in enumerate(env.possible_agents)}
     for step, agent in enumerate(env.agent_iter()):
@@ -37,11 +38,19 @@ def play_one_game(num_players: int, seed: int, show_every: int) -> None:
         if show_every and step % show_every == 0:
             print(f"--- step {step}\n{env.render()}\n")
         env.step(players[agent].act(observation))
-    game = env.unwrapped.game
+    state = env.unwrapped.game
     print(env.unwrapped.render())
-    print(f"\nFinal scores after {game.round} rounds: "
-          + ", ".join(f"player_{p} {v}" for p, v in enumerate(game.scores)))
-    print("Winner(s): " + ", ".join(f"player_{p}" for p in game.winners))
+    print("\nFinal scores: " + ", ".join(f"player_{p} {v}" for p, v in enumerate(state.scores)))
+    print("Winner(s): " + ", ".join(f"player_{p}" for p in state.winners))
+
+
+def kleopatra_table(games: int, seed: int) -> None:
+    """Random players at Kleopatra, with the game's own columns (talents, amulets, the crocodile)."""
+    specs = ["random"] * 3
+    records = play_tournament(specs, games, seed=seed, workers=os.cpu_count() or 1, game="kleopatra")
+    print(f"\nKleopatra: three random architects over {games} games (seeds {seed}..{seed + games - 1}; "
+          "python evaluate.py --game kleopatra --players 3 --agents random random random for more):\n")
+    print(format_table(summarize(records, specs, game="kleopatra"), game="kleopatra"))
 
 
 def baseline_table(games: int, seed: int) -> None:
@@ -83,10 +92,14 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--show-every", type=int, default=40, help="render every N steps (0: only the end)")
     parser.add_argument("--games", type=int, default=60, help="games of the baseline tournament (a multiple of 3)")
+    parser.add_argument("--kleopatra-games", type=int, default=12, help="random Kleopatra games (a multiple of 3)")
     parser.add_argument("--learned-games", type=int, default=40, help="games of the learned agent per opponent")
     parser.add_argument("--train-steps", type=int, default=100_000, help="steps of the short training (0: skip)")
     args = parser.parse_args()
     play_one_game(args.players, args.seed, args.show_every)
+    print("\n=== Kleopatra and the Society of Architects: the end of a game between random architects ===\n")
+    play_one_game(3, args.seed, 0, game="kleopatra")
+    kleopatra_table(args.kleopatra_games, args.seed)
     baseline_table(args.games, args.seed)
     learned_agent_tables(args.learned_games, args.seed)
     if args.train_steps:

@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ..game import Game, Table
+from ..game import Column, Game, Table
 from . import bounds, invariants, observation
 from .actions import ACTION_NAMES
 from .catalogue import CATEGORIES, DEFAULT_PLAYERS, MAX_PLAYERS, MIN_PLAYERS, RULES_OPTIONS, make_rules
@@ -29,6 +29,14 @@ class KleopatraGame(Game):
     score_scale: ClassVar[float] = observation.SCORE_SCALE
     rules_options: ClassVar[tuple[str, ...]] = RULES_OPTIONS
     categories: ClassVar[tuple[str, ...]] = CATEGORIES
+    columns: ClassVar[tuple[Column, ...]] = (            # from statistics(), per game
+        Column("talents", "talents", "talents", format=".1f"),
+        Column("amulets", "amulets", "amulets", format=".1f"),            # corruption (rules §11.4)
+        Column("eliminated_rate", "eaten", "eliminated", format=".1%"),   # fed to the crocodile
+        Column("sanctuaries", "sanctuaries", "sanctuaries"),
+        Column("ceremonies_won", "ceremonies won", "ceremonies_won"),
+        Column("elements_built", "built", "elements_built", format=".1f"),
+    )
 
     def new(self, num_players: int | None = None, seed: int | None = None, **rules: Any) -> GameState:
         return GameState.new(self.default_players if num_players is None else num_players, seed, **rules)

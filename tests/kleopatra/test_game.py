@@ -100,3 +100,18 @@ def test_a_clone_does_not_share_the_log() -> None:
     c = s.clone()
     act(s, "character:beggar")
     assert c.log is None and s.log
+
+
+def test_a_tournament_reports_the_games_own_columns() -> None:
+    from agents.tournament import format_table, play_tournament, summarize
+
+    specs = ["random", "random", "random"]
+    records = play_tournament(specs, 6, game="kleopatra", seed=3)
+    summaries = summarize(records, specs, game="kleopatra")
+    for agent, summary in enumerate(summaries):
+        seats = [record.seat_of(agent) for record in records]
+        eaten = sum(record.stats[seat]["eliminated"] for record, seat in zip(records, seats))
+        assert summary.stats["eliminated_rate"] == eaten / len(records)
+        assert summary.stats["amulets"] == sum(r.stats[s]["amulets"] for r, s in zip(records, seats)) / 6
+    header = format_table(summaries, game="kleopatra").splitlines()[0]
+    assert all(label in header for label in ("talents", "amulets", "eaten", "sanctuaries", "ceremonies won"))
