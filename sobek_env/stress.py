@@ -207,8 +207,7 @@ def play_game(game: Game, setup: GameSetup, summary: Summary) -> None:
                 c["game:json-reload"] += 1
                 if driver:
                     driver.env.game = s
-            if steps == setup.resample_step and not s.is_over and hasattr(s, "resample"):
-                # every game's state resamples (INTERFACE.md); Sobek's arrives with the search agents
+            if steps == setup.resample_step and not s.is_over:
                 check_resample(game, s, rng.randrange(n), random.Random(setup.seed))
                 c["game:resample"] += 1
         if driver:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import pickle
+import random
 import subprocess
 import sys
 
@@ -224,3 +225,34 @@ def test_the_single_agent_action_space_samples_legal_actions(game: str) -> None:
         action = env.action_space.sample()
         env.reset(seed=seed)
         assert env.action_masks()[action]
+
+
+@pytest.mark.parametrize("mode", ["original", "memory"])
+@pytest.mark.parametrize(("game", "num_players"), TABLES)
+def test_a_seat_sees_no_difference_when_its_hidden_information_is_dealt_again(
+        game: str, num_players: int, mode: str) -> None:
+    """INTERFACE.md, "Games": ``resample(seat, rng)`` re-deals what the seat cannot know, so its
+    observation and action mask stay identical, and the game plays on from the new deal."""
+    env = sobek_env.env(game=game, num_players=num_players, observation_mode=mode)
+    env.reset(seed=num_players)
+    rng = np.random.default_rng(num_players)
+    checked = 0
+    for steps, _ in enumerate(env.agent_iter(max_iter=600)):
+        observation, _, done, truncated, _ = env.last()
+        if done or truncated:
+            env.step(None)
+            continue
+        if steps % 23 == 0:
+            truth = env.unwrapped.game
+            for seat, other in enumerate(env.possible_agents):
+                env.unwrapped.game = truth
+                before = env.observe(other)
+                env.unwrapped.game = truth.resample(seat, random.Random(steps + seat))
+                after = env.observe(other)
+                assert np.array_equal(before["observation"], after["observation"])
+                assert np.array_equal(before["action_mask"], after["action_mask"])
+                checked += 1
+            # play on from the truth, or from a deal for the seat to move (a sound state like any other)
+            env.unwrapped.game = truth.resample(truth.current_player, random.Random(steps)) if steps % 2 else truth
+        env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+    assert checked >= num_players

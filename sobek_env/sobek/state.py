@@ -267,6 +267,13 @@ class GameState:
 
         return load(text)
 
+    def resample(self, player: int, rng: random.Random) -> GameState:
+        """A state consistent with everything ``player`` knows in memory mode, the rest re-drawn with ``rng``
+        (a determinization for search agents; INTERFACE.md, "Games")."""
+        from .resample import resample
+
+        return resample(self, player, rng)
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, GameState):
             return NotImplemented
