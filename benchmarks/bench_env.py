@@ -237,9 +237,10 @@ class Row:
 
 
 def game_rows(game: Game, breakdown: bool = False) -> list[Row]:
-    """One game's loops at its smallest and largest table (and, with ``breakdown``, the diagnostic loops)."""
+    """One game's loops at its default and largest table, and at every table its bars name (and, with
+    ``breakdown``, the diagnostic loops)."""
     out = []
-    sizes = (game.min_players, game.max_players)
+    sizes = sorted({game.default_players, game.max_players, *(bar[2] for bar in BARS.get(game.name, []))})
     for n in sizes:
         out.append(Row(f"{game.name}_engine_{n}p", f"{game.name}: engine, {n} players",
                        lambda n=n: engine_loop(game, n)))
@@ -335,7 +336,9 @@ def table(all_rows: list[Row], figures: dict[str, Figure | str], games: tuple[st
     lines.append("Bars (same run):")
     for bar in bars(figures, games):
         if bar["value"] is None:
-            lines.append(f"  {bar['bar']}: peer {MISSING}")
+            peer = bar["bar"].rsplit(" ", 1)[-1]
+            missing = figures.get(peer) == MISSING
+            lines.append(f"  {bar['bar']}: " + (f"peer {MISSING}" if missing else "not measured in this run"))
             continue
         verdict = "met" if bar["met"] else "NOT met"
         lines.append(f"  {bar['bar']}: {bar['value']:.2f} {bar['unit']} -> {verdict}")
