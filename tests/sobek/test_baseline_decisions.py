@@ -241,8 +241,7 @@ def test_the_heuristic_keeps_them_while_an_embalming_may_come(tokens, used, mode
 
 
 @pytest.mark.parametrize("mode", MODES)
-@pytest.mark.parametrize("name", ["heuristic", pytest.param("greedy", marks=pytest.mark.xfail(
-    strict=True, reason="greedy values Prosperity by its fish, cattle and wheat sets only"))])
+@pytest.mark.parametrize("name", ["heuristic", "greedy"])
 def test_three_amulets_are_laid_for_the_event_and_take_prosperity(name: str, mode: str) -> None:
     """The round's last two cards are plain and player 0 holds only three amulets: whatever he does he has no
     scarab, so his round scores 0 unless a set brings an event. Laid as an amulets-only set, the amulets draw
