@@ -182,7 +182,8 @@ class GreedyAgent(TableAgent):
         value = {
             FLOOD: FLOOD_VALUE,
             CURSE: 2 * CORRUPTION_PRICE,
-            PROSPERITY: 2 * max((v.sets[0][g][0] for g in PROSPERITY_GOODS), default=0),
+            # rules §7: Prosperity may also go on the amulets-only set
+            PROSPERITY: 2 * max((v.sets[0][g][0] for g in (*PROSPERITY_GOODS, AMULET_SET)), default=0),
             EMBALMING: CORRUPTION_PRICE * pile,
             DECEIT: float(pile),
         }
