@@ -4,7 +4,8 @@ It values a hand by the sets it could lay soon (rules §6: scarabs times cards),
 takes the card that most raises that value less a fixed price per corruption
 card, lays the set worth most as soon as it can, and settles every
 sub-decision by its immediate effect. At the round's end it lays the horizontal
-sets that place the most cards (then the most scarabs), and it discards every
+sets that place the most cards (then the most scarabs), without weighing the
+corruption penalty, and it discards every
 family character a High Priest(ess) lets it discard.
 """
 

@@ -139,12 +139,12 @@ def test_the_issues_position_lays_ivory_with_two_amulets(mode: str) -> None:
     assert state.scores[0] == 3
 
 
-@pytest.mark.xfail(strict=True, reason="greedy lays the layout with the most cards, by design (its docstring): "
-                                       "fish and wheat, 0 points")
-def test_greedy_in_the_issues_position() -> None:
+def test_greedy_lays_the_layout_with_the_most_cards_as_its_docstring_says() -> None:
+    """greedy is the weaker baseline by design: it places the most cards (fewest left to corrupt it), here
+    fish and wheat for 0 points where the heuristic finds 3."""
     state = round_end({"hand": ISSUE_HAND})
     decide("greedy", state)
-    assert state.scores[0] == best_score(round_end({"hand": ISSUE_HAND}))
+    assert sorted(goods for goods, _ in horizontals(state)) == ["fish", "wheat"] and state.scores[0] == 0
 
 
 # From 3 points, the ebony set's 18 round points reach 21 (ankh): 1 lot, back to 19. Laying the marble-scarab
@@ -174,11 +174,10 @@ def test_a_player_who_is_not_most_corrupt_lays_the_same_set(name: str, mode: str
     assert state.scores[0] == 23 and state.round_log[-1]["most_corrupt"] == [1]
 
 
-@pytest.mark.xfail(strict=True, reason="greedy lays the layout with the most cards, by design (its docstring), "
-                                       "even when most corrupt")
-def test_greedy_declines_a_set_that_costs_it_a_lot() -> None:
+def test_greedy_ignores_the_penalty_at_the_rounds_end() -> None:
+    """greedy does not weigh the penalty (its docstring): it lays the marble set and ends on 11, not 19."""
     state = round_end(MARBLE, scores=[3, 0])
-    assert decide("greedy", state) == ["done"]
+    assert decide("greedy", state)[0] == "set:marble" and state.scores[0] == 11
 
 
 # ---------------------------------------------------------------------- rules §4: High Priest(ess)
