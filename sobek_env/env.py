@@ -181,6 +181,7 @@ class raw_env(AECEnv):
         })
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: LegalDiscrete(actions, self, a) for a in self.possible_agents}
+        self._num_actions = actions  # read at every step: the game's property costs a lookup and a call
         # the full-information vector holds what the observations hold, of every seat: within their extremes
         self.state_space = spaces.Box(float(np.min(low)), float(np.max(high)), (game.state_size(num_players),),
                                       np.float32)
@@ -219,7 +220,7 @@ class raw_env(AECEnv):
 
     def mask(self, agent: str) -> np.ndarray:
         """``agent``'s action mask: its legal actions if it must act now, else none."""
-        mask = bytearray(self.table.game.num_actions)  # set item by item, then viewed as int8: half numpy's cost
+        mask = bytearray(self._num_actions)  # set item by item, then viewed as int8: half numpy's cost
         if self.game is not None and not self.game.is_over and self.agent_name_mapping[agent] == \
                 self.game.current_player:
             for action in self.game.legal_actions():
@@ -239,9 +240,9 @@ class raw_env(AECEnv):
             self._was_dead_step(action)
             return
         seat = self.agent_name_mapping[agent]
-        before = self.game.scores
+        before = self.game.scores if self.reward_mode == "score" else None  # only score rewards read it
         try:
-            self.game.apply(as_action(action, self.table.game.num_actions))
+            self.game.apply(as_action(action, self._num_actions))
         except IllegalActionError as exc:
             if self.illegal_action == "raise":
                 raise IllegalActionError(f"{agent}: {exc}") from None
@@ -262,7 +263,7 @@ class raw_env(AECEnv):
         if self.render_mode == "human":
             self.render()
 
-    def _rewards(self, before: list[int]) -> dict[str, float]:
+    def _rewards(self, before: list[int] | None) -> dict[str, float]:
         game, scale = self.game, self.table.game.score_scale
         if self.reward_mode == "score":
             after = game.scores

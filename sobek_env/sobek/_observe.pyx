@@ -1,4 +1,4 @@
-# cython: language_level=3, wraparound=False, cdivision=True
+# cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False, cdivision=True
 """Compiled twin of :meth:`sobek_env.observation.Observer.encode` (the Python method stays the reference).
 
 :class:`Encoder` writes one seat's view of a :class:`~sobek_env.state.GameState` into the observer's
@@ -7,18 +7,20 @@ float32 buffer, reading the state's public lists and the seat's :class:`~sobek_e
 ``tests/sobek/test_observation_compiled.py`` checks the two vectors are identical. The layout (the offset
 of each named section) comes from ``observation_layout``; the section names below are its names.
 
-Bounds checks stay on: a state that does not match the layout raises IndexError instead of
-writing outside the buffer.
+It writes through a raw pointer, without Cython's per-index checks, and checks instead what can make a
+write leave its section: the layout's widths once, when the encoder is built; each list copied as a row
+for its exact length; each one-hot index read from the state for its range. A state that does not
+match the layout raises ValueError or IndexError instead of writing outside the buffer.
 """
 
 from .catalogue import (
     BACKS,
     CURSE,
     CURSE_WEIGHT,
-    GOODS,
     KIND_BACK,
     NILE_FACE,
     NUM_KINDS,
+    NUM_TOKEN_KINDS,
     PROSPERITY,
     PROSPERITY_SCARABS,
     SCORE_SCALE as _SCORE_SCALE,
@@ -39,12 +41,19 @@ from .phases import (
     VizierCard,
 )
 
+from cpython.ref cimport PyObject
+from libc.string cimport memset
+
+cdef extern from "Python.h":
+    PyObject *item_of "PyList_GET_ITEM" (list, Py_ssize_t)  # a borrowed reference: no count to keep
+
 # Sizes of the layout, as C constants checked against the catalogue at import.
 cdef enum:
     K = 28       # card kinds
+    T = 9        # token kinds
     SLOTS = 7    # set slots: six goods and the amulets-only set
     CYCLE = 20   # spaces after which the scoring track repeats
-assert NUM_KINDS == K and len(SET_SLOTS) == SLOTS and len(TRACK_CYCLE) == CYCLE
+assert NUM_KINDS == K and NUM_TOKEN_KINDS == T and len(SET_SLOTS) == SLOTS and len(TRACK_CYCLE) == CYCLE
 
 cdef int N_BACKS = len(BACKS)
 cdef int N_SYMBOLS = len(SYMBOLS)
@@ -54,6 +63,7 @@ cdef int PROSPERITY_TOKEN = PROSPERITY
 cdef long PROSPERITY_WEIGHT = PROSPERITY_SCARABS
 cdef long CURSE_CARDS = CURSE_WEIGHT
 cdef double SCORE_SCALE = _SCORE_SCALE
+assert 0 <= CURSE_TOKEN < T and 0 <= PROSPERITY_TOKEN < T
 
 cdef int KIND_BACK_OF[K]     # per kind, its back (green, beige, orange)
 cdef int NILE_FACE_OF[K]     # per kind, what it shows on the Nile
@@ -61,39 +71,70 @@ cdef int SYMBOL_OF[CYCLE]    # per space of the track cycle, its symbol
 for _k in range(K):
     KIND_BACK_OF[_k] = KIND_BACK[_k]
     NILE_FACE_OF[_k] = NILE_FACE[_k]
+    assert 0 <= KIND_BACK_OF[_k] < N_BACKS and 0 <= NILE_FACE_OF[_k] < NILE_COLUMNS
 for _k in range(CYCLE):
     SYMBOL_OF[_k] = TRACK_CYCLE[_k]
+    assert 0 <= SYMBOL_OF[_k] < N_SYMBOLS
 
 
-cdef inline void put_row(float[::1] b, Py_ssize_t at, list counts):
-    """A row of counts (a hand, a pile, tokens per kind) at ``at``."""
+cdef object _ZERO = 0
+cdef PyObject *ZERO = <PyObject *>_ZERO  # CPython's cached 0, which most counts are: skipped unread
+
+
+cdef inline int check_width(list counts, Py_ssize_t width) except -1:
+    if len(counts) != width:
+        raise ValueError(f"a row of {len(counts)} counts where the layout has {width}")
+    return 0
+
+
+cdef inline int put_row(float *out, list counts, Py_ssize_t width) except -1:
+    """A row of ``width`` counts (a hand, a pile, tokens per kind) at ``out``."""
     cdef Py_ssize_t k
-    for k in range(len(counts)):
-        b[at + k] = <long>counts[k]
+    cdef PyObject *c
+    check_width(counts, width)
+    for k in range(width):
+        c = item_of(counts, k)
+        if c != ZERO:
+            out[k] = <long><object>c
+    return 0
 
 
-cdef inline void add_row(float[::1] b, Py_ssize_t at, list counts):
-    """A row of counts added to what is at ``at``."""
+cdef inline int add_row(float *out, list counts) except -1:
+    """A row of counts per kind added to what is at ``out``."""
     cdef Py_ssize_t k
-    cdef long c
-    for k in range(len(counts)):
-        c = counts[k]
-        if c:
-            b[at + k] += c
-
-
-cdef inline void add_backs(float[::1] b, Py_ssize_t at, list cards):
-    """catalogue.backs_of: the cards of a hand or pile per back, at ``at`` (green, beige, orange)."""
-    cdef Py_ssize_t k
-    cdef long c
+    cdef PyObject *c
+    check_width(counts, K)
     for k in range(K):
-        c = cards[k]
-        if c:
-            b[at + KIND_BACK_OF[k]] += c
+        c = item_of(counts, k)
+        if c != ZERO:
+            out[k] += <long><object>c
+    return 0
 
 
-cdef inline long relative(long p, long seat, long n):
+cdef inline int add_backs(float *out, list cards) except -1:
+    """catalogue.backs_of: the cards of a hand or pile per back, at ``out`` (green, beige, orange)."""
+    cdef Py_ssize_t k
+    cdef PyObject *c
+    check_width(cards, K)
+    for k in range(K):
+        c = item_of(cards, k)
+        if c != ZERO:
+            out[KIND_BACK_OF[k]] += <long><object>c
+    return 0
+
+
+cdef inline int put_flag(float *out, long i, long width) except -1:
+    """1 at ``out + i``, a one-hot index read from the state: it must lie within its section's ``width``."""
+    if i < 0 or i >= width:
+        raise IndexError(f"one-hot index {i} outside its section of {width} entries")
+    out[i] = 1
+    return 0
+
+
+cdef inline long relative(long p, long seat, long n) except -1:
     """The seat ``p`` as seen from ``seat``: 0 is himself, then the opponents in seat order."""
+    if p < 0 or p >= n:
+        raise IndexError(f"seat {p} at a table of {n}")
     return (p - seat + n) % n
 
 
@@ -101,7 +142,9 @@ cdef class Encoder:
     """Writes ``seat``'s view of a state into ``buffer`` (the Observer's), by the offsets of its layout."""
 
     cdef readonly object buffer
-    cdef float[::1] b
+    cdef float[::1] b    # holds the buffer's memory, which ``out`` points into
+    cdef float *out
+    cdef Py_ssize_t size
     cdef long n
     cdef bint memory
     # the offset of each section of observation_layout
@@ -110,12 +153,37 @@ cdef class Encoder:
     cdef Py_ssize_t known_hands, known_piles, tokens_left, used_tokens, token_choice, tokens_known
     cdef Py_ssize_t discard, vizier_pile, building, phase, phase_goods, phase_target, guild_symbol
     cdef Py_ssize_t last_points, last_corruption, last_curses, last_most_corrupt, last_penalty, last_horizontal
+    # the widths of the one-hot sections whose size the catalogue does not fix here
+    cdef long nile_slots, rounds, phases, glyphs
+    # the rules last seen, and their scarabs per kind
+    cdef object rules
+    cdef long scarabs[K]
 
     def __init__(self, buffer, dict at, int num_players, bint memory):
         self.buffer = buffer
         self.b = buffer
+        self.size = self.b.shape[0]
+        self.out = &self.b[0]
         self.n = num_players
         self.memory = memory
+        width = _widths(at, self.size)
+        n = num_players
+        rows = {
+            "hand": K, "pile": K, "deck_size": 1, "scores": n, "to_move": n, "first_player": n,
+            "track_symbol": n * N_SYMBOLS, "hand_backs": n * N_BACKS, "pile_backs": n * N_BACKS, "curses": n,
+            "sets": n * SLOTS * 3, "set_cards": n * K, "set_points": n, "horizontal": n * K,
+            "known_hands": (n - 1) * K, "known_piles": (n - 1) * K, "tokens_left": 1, "used_tokens": T,
+            "token_choice": T, "tokens_known": T, "discard": K, "vizier_pile": K, "building": K,
+            "phase_goods": SLOTS, "phase_target": n, "last_points": n, "last_corruption": n, "last_curses": n,
+            "last_most_corrupt": n, "last_penalty": n, "last_horizontal": n * K,
+        }
+        for name, want in rows.items():
+            if width[name] != want:
+                raise ValueError(f"the layout's {name!r} has {width[name]} entries, the encoder writes {want}")
+        if width["nile"] % NILE_COLUMNS:
+            raise ValueError(f"the layout's 'nile' has {width['nile']} entries, not rows of {NILE_COLUMNS}")
+        self.nile_slots = width["nile"] // NILE_COLUMNS
+        self.rounds, self.phases, self.glyphs = width["round"], width["phase"], width["guild_symbol"]
         self.hand, self.pile, self.nile = at["hand"], at["pile"], at["nile"]
         self.deck_size, self.round, self.scores = at["deck_size"], at["round"], at["scores"]
         self.to_move, self.first_player, self.track_symbol = at["to_move"], at["first_player"], at["track_symbol"]
@@ -130,133 +198,175 @@ cdef class Encoder:
             at["last_points"], at["last_corruption"], at["last_curses"])
         self.last_most_corrupt, self.last_penalty, self.last_horizontal = (
             at["last_most_corrupt"], at["last_penalty"], at["last_horizontal"])
+        self.rules = None
+
+    cdef int _load_rules(self, rules) except -1:
+        """Keep the scarabs per kind of ``rules`` (the rules options change them), read once per rules."""
+        cdef tuple kind_scarabs = rules.kind_scarabs
+        cdef Py_ssize_t k
+        if len(kind_scarabs) != K:
+            raise ValueError(f"scarabs for {len(kind_scarabs)} kinds, the layout has {K}")
+        for k in range(K):
+            self.scarabs[k] = kind_scarabs[k]
+        self.rules = rules
+        return 0
 
     def encode(self, s, view):
         """Fill the buffer with the view ``view`` (a SeatView) of ``s`` and return it (not a copy)."""
-        cdef float[::1] b = self.b
-        cdef long n = self.n, seat = view.seat, i, p, pos
+        cdef float *out = self.out
+        cdef long n = self.n, seat = view.seat, i, p, pos, kind, marker
         cdef long curses_on_players = 0, prosperity_on_sets = 0, left = 0
         cdef list hands = s.hands, piles = s.piles, markers = s.markers, curses = s.curses
-        cdef list nile = s.nile, tokens = s.tokens, horizontal
+        cdef list nile = s.nile, tokens = s.tokens, sets = s.sets, horizontal = s.horizontal, laid
+        cdef list known_hands = view.known_hands, known_piles = view.known_piles, row
         cdef bint opponent_piles = view.opponent_piles
-        if len(hands) != n:
+        if len(hands) != n or len(piles) != n or len(markers) != n or len(curses) != n or len(sets) != n \
+                or len(horizontal) != n:
             raise ValueError(f"the observer is for {n} players, the state has {len(hands)}")
-        b[:] = 0
-        put_row(b, self.hand, view.hand)
-        put_row(b, self.pile, view.pile)
+        if seat < 0 or seat >= n:
+            raise IndexError(f"seat {seat} at a table of {n}")
+        rules = s.rules
+        if rules is not self.rules:
+            self._load_rules(rules)
+        memset(out, 0, self.size * sizeof(float))
+        put_row(out + self.hand, view.hand, K)
+        put_row(out + self.pile, view.pile, K)
+        if len(nile) > self.nile_slots:
+            raise IndexError(f"{len(nile)} cards on the Nile, the layout has {self.nile_slots} positions")
         for pos in range(len(nile)):  # one-hot of what each position shows (characters lie face down)
-            b[self.nile + pos * NILE_COLUMNS + NILE_FACE_OF[<long>nile[pos]]] = 1
-        b[self.deck_size] = len(s.deck)
-        b[self.round + <long>s.round - 1] = 1
-        b[self.to_move + relative(s.current_player, seat, n)] = 1
-        b[self.first_player + relative(s.first_player, seat, n)] = 1
-        known_hands, known_piles = view.known_hands, view.known_piles
+            kind = nile[pos]
+            if kind < 0 or kind >= K:
+                raise IndexError(f"card kind {kind} on the Nile")
+            out[self.nile + pos * NILE_COLUMNS + NILE_FACE_OF[kind]] = 1
+        out[self.deck_size] = len(s.deck)
+        put_flag(out + self.round, <long>s.round - 1, self.rounds)
+        out[self.to_move + relative(s.current_player, seat, n)] = 1
+        out[self.first_player + relative(s.first_player, seat, n)] = 1
         for i in range(n):  # rows per relative seat
             p = (seat + i) % n
-            b[self.scores + i] = <long>markers[p] / SCORE_SCALE
-            b[self.track_symbol + i * N_SYMBOLS + SYMBOL_OF[<long>markers[p] % CYCLE]] = 1
-            add_backs(b, self.hand_backs + i * N_BACKS, hands[p])
+            marker = markers[p]
+            out[self.scores + i] = marker / SCORE_SCALE
+            marker %= CYCLE  # rules' symbol_at, with Python's sign
+            out[self.track_symbol + i * N_SYMBOLS + SYMBOL_OF[marker + CYCLE if marker < 0 else marker]] = 1
+            add_backs(out + self.hand_backs + i * N_BACKS, hands[p])
             if i == 0 or opponent_piles:
-                add_backs(b, self.pile_backs + i * N_BACKS, piles[p])
-            b[self.curses + i] = <long>curses[p]
+                add_backs(out + self.pile_backs + i * N_BACKS, piles[p])
+            out[self.curses + i] = <long>curses[p]
             curses_on_players += <long>curses[p]
-            prosperity_on_sets += self._put_sets(i, s.sets[p], s.rules.kind_scarabs)
-            horizontal = s.horizontal[p]
-            for laid in horizontal:
-                add_row(b, self.horizontal + i * K, laid[1])
+            prosperity_on_sets += self._put_sets(i, sets[p])
+            laid = horizontal[p]
+            for group in laid:
+                add_row(out + self.horizontal + i * K, group[1])
             if i and known_hands is not None:
-                put_row(b, self.known_hands + (i - 1) * K, known_hands[i - 1])
-                put_row(b, self.known_piles + (i - 1) * K, known_piles[i - 1])
-        for i in range(len(tokens)):
+                check_width(known_hands, n - 1)
+                check_width(known_piles, n - 1)
+                put_row(out + self.known_hands + (i - 1) * K, known_hands[i - 1], K)
+                put_row(out + self.known_piles + (i - 1) * K, known_piles[i - 1], K)
+        check_width(tokens, T)
+        for i in range(T):
             left += <long>tokens[i]
-        b[self.tokens_left] = left
-        if view.token_choice is not None:
-            put_row(b, self.token_choice, view.token_choice)
-        if view.tokens_known is not None:
-            put_row(b, self.tokens_known, view.tokens_known)
-        if view.vizier_pile is not None:
-            put_row(b, self.vizier_pile, view.vizier_pile)
-        put_row(b, self.discard, s.discard)
+        out[self.tokens_left] = left
+        row = view.token_choice
+        if row is not None:
+            put_row(out + self.token_choice, row, T)
+        row = view.tokens_known
+        if row is not None:
+            put_row(out + self.tokens_known, row, T)
+        row = view.vizier_pile
+        if row is not None:
+            put_row(out + self.vizier_pile, row, K)
+        put_row(out + self.discard, s.discard, K)
         # revealed tokens: used this round, plus the Curses on players and the Prosperity on sets
-        put_row(b, self.used_tokens, s.used_tokens)
-        b[self.used_tokens + CURSE_TOKEN] += curses_on_players
-        b[self.used_tokens + PROSPERITY_TOKEN] += prosperity_on_sets
-        self._put_pending(s, seat)
-        if s.round_log:
-            self._put_last_round(s.round_log[-1], seat)
+        put_row(out + self.used_tokens, s.used_tokens, T)
+        out[self.used_tokens + CURSE_TOKEN] += curses_on_players
+        out[self.used_tokens + PROSPERITY_TOKEN] += prosperity_on_sets
+        self._put_pending(s.pending, seat)
+        row = s.round_log
+        if row:
+            self._put_last_round(row[len(row) - 1], seat)
         return self.buffer
 
-    cdef long _put_sets(self, long i, list own, tuple kind_scarabs) except -1:
+    cdef long _put_sets(self, long i, list own) except -1:
         """Relative seat ``i``'s sets: per slot cards, scarabs and Prosperity tokens (``sets``), cards per
         kind (``set_cards``) and what they score now (``set_points``, scoring.set_value). Returns the
         Prosperity tokens on them."""
-        cdef float[::1] b = self.b
+        cdef float *out = self.out
         cdef long g, k, c, cards, scarabs, prosperity, points = 0, tokens = 0
         cdef list counts
         cdef Py_ssize_t row
+        check_width(own, SLOTS)
         for g in range(SLOTS):
             table_set = own[g]
             if table_set is None:
                 continue
             counts = table_set.cards
+            check_width(counts, K)
             prosperity = table_set.prosperity
             cards = scarabs = 0
             for k in range(K):
                 c = counts[k]
                 if c:
                     cards += c
-                    scarabs += c * <long>kind_scarabs[k]
-                    b[self.set_cards + i * K + k] += c
+                    scarabs += c * self.scarabs[k]
+                    out[self.set_cards + i * K + k] += c
             row = self.sets + (i * SLOTS + g) * 3
-            b[row] = cards
-            b[row + 1] = scarabs
-            b[row + 2] = prosperity
+            out[row] = cards
+            out[row + 1] = scarabs
+            out[row + 2] = prosperity
             points += (scarabs + PROSPERITY_WEIGHT * prosperity) * cards
             tokens += prosperity
-        b[self.set_points + i] = points / SCORE_SCALE
+        out[self.set_points + i] = points / SCORE_SCALE
         return tokens
 
-    cdef int _put_pending(self, s, long seat) except -1:
+    cdef int _put_pending(self, pending, long seat) except -1:
         """The sub-decision in progress: its one-hot phase and its public facts."""
-        cdef float[::1] b = self.b
+        cdef float *out = self.out
         cdef long n = self.n
-        pending = s.pending
         if pending is None:
-            b[self.phase] = 1
+            out[self.phase] = 1
             return 0
         kind = type(pending)
-        b[self.phase + <long>PHASE_INDEX[kind]] = 1
+        put_flag(out + self.phase, PHASE_INDEX[kind], self.phases)
         if kind is Curse:  # chosen, not yet placed
-            b[self.used_tokens + CURSE_TOKEN] += 1
+            out[self.used_tokens + CURSE_TOKEN] += 1
         elif kind is Prosperity:
-            b[self.used_tokens + PROSPERITY_TOKEN] += 1
+            out[self.used_tokens + PROSPERITY_TOKEN] += 1
         elif kind is BuildSet or kind is HorizontalSet:
-            put_row(b, self.building, pending.cards)
-            b[self.phase_goods + <long>pending.goods] = 1
+            put_row(out + self.building, pending.cards, K)
+            put_flag(out + self.phase_goods, pending.goods, SLOTS)
         elif kind is CourtesanCard:
-            put_row(b, self.building, pending.cards)
-            b[self.phase_goods + <long>pending.slot] = 1
+            put_row(out + self.building, pending.cards, K)
+            put_flag(out + self.phase_goods, pending.slot, SLOTS)
         elif kind is VizierCard or kind is ThiefBack:
-            b[self.phase_target + relative(pending.target, seat, n)] = 1
+            out[self.phase_target + relative(pending.target, seat, n)] = 1
         elif kind is Scribe:
-            b[self.phase_target + relative(pending.actor, seat, n)] = 1
+            out[self.phase_target + relative(pending.actor, seat, n)] = 1
         elif kind is Guild:
-            b[self.guild_symbol + <long>pending.symbol] = 1
+            put_flag(out + self.guild_symbol, pending.symbol, self.glyphs)
         return 0
 
     cdef int _put_last_round(self, dict last, long seat) except -1:
         """The public summary of the last scored round (rules §10), per relative seat."""
-        cdef float[::1] b = self.b
+        cdef float *out = self.out
         cdef long n = self.n, i, p
         cdef list points = last["points"], corruption = last["corruption"], curses = last["curses"]
         cdef list penalty = last["penalty"], horizontal = last["horizontal"]
+        for row in (points, corruption, curses, penalty, horizontal):
+            check_width(row, n)
         for i in range(n):
             p = (seat + i) % n
-            b[self.last_points + i] = <long>points[p] / SCORE_SCALE
-            b[self.last_corruption + i] = <long>corruption[p] - CURSE_CARDS * <long>curses[p]
-            b[self.last_curses + i] = <long>curses[p]
-            b[self.last_penalty + i] = <long>penalty[p] / SCORE_SCALE
-            put_row(b, self.last_horizontal + i * K, horizontal[p])
+            out[self.last_points + i] = <long>points[p] / SCORE_SCALE
+            out[self.last_corruption + i] = <long>corruption[p] - CURSE_CARDS * <long>curses[p]
+            out[self.last_curses + i] = <long>curses[p]
+            out[self.last_penalty + i] = <long>penalty[p] / SCORE_SCALE
+            put_row(out + self.last_horizontal + i * K, horizontal[p], K)
         for p in last["most_corrupt"]:
-            b[self.last_most_corrupt + relative(p, seat, n)] = 1
+            out[self.last_most_corrupt + relative(p, seat, n)] = 1
         return 0
+
+
+def _widths(dict at, Py_ssize_t size) -> dict:
+    """The number of entries of each section: from its offset to the next section's (the last to ``size``)."""
+    ordered = sorted(at.items(), key=lambda item: item[1])
+    ends = [start for _, start in ordered[1:]] + [size]
+    return {name: end - start for (name, start), end in zip(ordered, ends)}

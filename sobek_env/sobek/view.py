@@ -22,14 +22,14 @@ class SeatView:
                  "tokens_known", "vizier_pile")
 
     def __init__(self, s: GameState, seat: int, memory: bool) -> None:
-        n = s.rules.num_players
         self.seat = seat
         self.hand = s.hands[seat]
         self.pile = s.piles[seat]
         self.opponent_piles = memory  # the size of each opponent's pile by back (memory mode only)
         if memory:  # what he remembers of each opponent's hand and pile, glimpses included
-            self.known_hands = [s.known_hands[seat][(seat + i) % n] for i in range(1, n)]
-            self.known_piles = [s.known_piles[seat][(seat + i) % n] for i in range(1, n)]
+            hands, piles = s.known_hands[seat], s.known_piles[seat]
+            self.known_hands = hands[seat + 1:] + hands[:seat]
+            self.known_piles = piles[seat + 1:] + piles[:seat]
         else:
             self.known_hands = self.known_piles = None
         acting = s.current_player == seat and not s.over
