@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import json
 import random
-from operator import ge, le
+from itertools import compress
 from typing import Any
 
 from ..errors import StateFormatError
@@ -39,6 +39,7 @@ from .catalogue import (
     KINDS,
     MAX_PLAYERS,
     MIN_PLAYERS,
+    NUM_KINDS,
     NUM_TILES,
     NUM_WALL_SLOTS,
     OBELISK_PIECES,
@@ -232,7 +233,8 @@ def _read(doc: Any) -> GameState:
 
 def check_consistency(s: GameState) -> None:
     """Everything the zones, the palace, the memory and the pending must agree on (StateFormatError
-    naming the field); ``invariants.check`` runs the same checks on states reached by play."""
+    naming the field); ``invariants.check`` runs the same checks on states reached by play. The counts per
+    kind are taken to be never negative: the reader reads them so, and ``invariants.check`` checks it first."""
     _check_cards(s)
     _check_tiles(s)
     _check_palace(s)
@@ -361,6 +363,7 @@ def _read_pending(value: Any, s: GameState) -> Any:
     return PHASES[name].read(doc, s, "pending")
 
 
+_KIND_IDS = range(NUM_KINDS)
 _PENDING_KEYS = ("resume", "drawn", "filled", "pool", "paid", "built", "tile", "scribe", "orient", "sanctuaries",
                  "queue", "resource", "offers", "accepted", "target", "kept")
 
@@ -447,23 +450,28 @@ def _visit(s: GameState) -> Quarry | None:
 
 
 def _check_memory(s: GameState) -> None:
-    n = s.num_players
-    public = s.known[n]
+    n, known, hands = s.num_players, s.known, s.hands
+    public, public_discard = known[n], s.known_discard[n]
+    # Most rows of a seat's memory are the public's row again. Such a row includes the public's, and it lies in
+    # the hand whenever the public's row does: checked once here, it settles those rows without a look.
+    public_fits = [_within(public[o], hands[o]) for o in range(n)]
+    public_discard_fits = _within(public_discard, s.discard)
     for v in range(n + 1):
-        who = "memory.public" if v == n else f"memory.seats[{v}]"
-        for o in range(n):
-            row = s.known[v][o]
-            if v == o and any(row):
-                raise strict.fail(f"{who}.hands[{o}]", "a seat's own hand is not kept in its memory")
-            if not all(map(le, row, s.hands[o])):
-                raise strict.fail(f"{who}.hands[{o}]", f"lists cards not in player {o}'s hand")
-            if v < n and v != o and not all(map(ge, row, public[o])):
-                raise strict.fail(f"{who}.hands[{o}]", "must include what the public knows of that hand")
+        for o, row in enumerate(known[v]):
+            if v == o:  # an empty row lies in any hand
+                if any(row):
+                    raise strict.fail(f"{_viewer(v, n)}.hands[{o}]", "a seat's own hand is not kept in its memory")
+            elif not (public_fits[o] and row == public[o]):
+                if not _within(row, hands[o]):
+                    raise strict.fail(f"{_viewer(v, n)}.hands[{o}]", f"lists cards not in player {o}'s hand")
+                if v < n and not _within(public[o], row):
+                    raise strict.fail(f"{_viewer(v, n)}.hands[{o}]", "must include what the public knows of that hand")
         row = s.known_discard[v]
-        if not all(map(le, row, s.discard)):
-            raise strict.fail(f"{who}.discard", "lists cards not in the discard pile")
-        if v < n and not all(map(ge, row, s.known_discard[n])):
-            raise strict.fail(f"{who}.discard", "must include what the public knows of the discard pile")
+        if not (public_discard_fits and row == public_discard):
+            if not _within(row, s.discard):
+                raise strict.fail(f"{_viewer(v, n)}.discard", "lists cards not in the discard pile")
+            if v < n and not _within(public_discard, row):
+                raise strict.fail(f"{_viewer(v, n)}.discard", "must include what the public knows of the discard pile")
     for i, o in enumerate(s.shown):
         path = f"shown[{i}]"
         if o == s.active_player:
@@ -472,6 +480,19 @@ def _check_memory(s: GameState) -> None:
             raise strict.fail(path, f"player {o} could have given something to the Beggar")
         if s.known[s.active_player][o] != s.hands[o]:
             raise strict.fail(path, f"memory.seats[{s.active_player}].hands[{o}] must be player {o}'s shown hand")
+
+
+def _viewer(v: int, n: int) -> str:
+    return "memory.public" if v == n else f"memory.seats[{v}]"
+
+
+def _within(part: list[int], whole: list[int]) -> bool:
+    """Whether ``part`` has at most ``whole``'s count of every kind; counts are never negative (see
+    :func:`check_consistency`), so only the kinds ``part`` holds need a look."""
+    for k in compress(_KIND_IDS, part):  # noqa: SIM110 (a generator costs more than this loop, run every step)
+        if part[k] > whole[k]:
+            return False
+    return True
 
 
 def _check_end(s: GameState) -> None:
