@@ -52,8 +52,9 @@ from .catalogue import (
     TILE_NAMES,
     make_rules,
 )
+from .palace import tile_mask
 from .phases import PHASES, Ceremony, Interrupting, MosaicOrient, Quarry, card_doc, read_cards
-from .state import GameState
+from .state import _CATEGORY_OF_BUILD, GameState
 
 FORMAT = "kleopatra-state/1"
 MAX_DOCUMENT = 8_000_000   # characters: far above any document the engine writes
@@ -364,6 +365,7 @@ def _read_pending(value: Any, s: GameState) -> Any:
 
 
 _KIND_IDS = range(NUM_KINDS)
+_EVERY_TILE = list(range(NUM_TILES))
 _PENDING_KEYS = ("resume", "drawn", "filled", "pool", "paid", "built", "tile", "scribe", "orient", "sanctuaries",
                  "queue", "resource", "offers", "accepted", "target", "kept")
 
@@ -391,10 +393,13 @@ def _check_tiles(s: GameState) -> None:
     tile = _pending_tile(s)
     if tile is not None:
         seen.append(tile)
-    for t in range(NUM_TILES):
-        if seen.count(t) != 1:
-            raise strict.fail("mosaic_stack", f"tile {TILE_NAMES[t]} appears {seen.count(t)} times across "
-                                              f"mosaic_stack, palace.mosaics, removed_tiles and pending (must be 1)")
+    seen.sort()
+    if seen != _EVERY_TILE:  # not each tile once: name the first that is not
+        for t in range(NUM_TILES):
+            if seen.count(t) != 1:
+                raise strict.fail("mosaic_stack", f"tile {TILE_NAMES[t]} appears {seen.count(t)} times across "
+                                                  f"mosaic_stack, palace.mosaics, removed_tiles and pending "
+                                                  f"(must be 1)")
     blocked = s.covered | s.sanctuary_union
     # while a chosen tile awaits its place, the new top tile is checked after the placement (rules §6.5)
     if s.stack and tile is None and not s.rules.geometry.tile_placeable(s.stack[0], blocked):
@@ -404,21 +409,24 @@ def _check_tiles(s: GameState) -> None:
 
 def _check_palace(s: GameState) -> None:
     geo = s.rules.geometry
-    areas = geo.free_areas(s.covered)
     owned = [0] * s.num_players
-    masks = []
-    for i, (mask, owner) in enumerate(s.sanctuaries):
-        path = f"palace.sanctuaries[{i}]"
-        if mask not in areas:
-            raise strict.fail(path, "must be exactly one free area of the garden (uncovered, edge-connected)")
-        if mask in masks:
-            raise strict.fail(path, "the same sanctuary is listed twice")
-        masks.append(mask)
-        for t in s.stack:
-            if geo.fits_inside(t, mask):
-                raise strict.fail(path, f"tile {TILE_NAMES[t]} of the stack fits inside it, so it is no sanctuary")
-        if owner is not None:
-            owned[owner] += 1
+    if s.sanctuaries:
+        areas = geo.free_areas(s.covered)
+        stack = tile_mask(s.stack)
+        masks = []
+        for i, (mask, owner) in enumerate(s.sanctuaries):
+            if mask not in areas:
+                raise strict.fail(f"palace.sanctuaries[{i}]", "must be exactly one free area of the garden "
+                                                                 "(uncovered, edge-connected)")
+            if mask in masks:
+                raise strict.fail(f"palace.sanctuaries[{i}]", "the same sanctuary is listed twice")
+            masks.append(mask)
+            if geo.tiles_inside(mask) & stack:
+                t = next(t for t in s.stack if geo.fits_inside(t, mask))
+                raise strict.fail(f"palace.sanctuaries[{i}]", f"tile {TILE_NAMES[t]} of the stack fits inside it, "
+                                                                 f"so it is no sanctuary")
+            if owner is not None:
+                owned[owner] += 1
     for p in range(s.num_players):
         if s.statues[p] + owned[p] > START_STATUES:
             raise strict.fail(f"players[{p}].statues", f"{s.statues[p]} statues left plus {owned[p]} on sanctuaries "
@@ -429,8 +437,6 @@ def _check_palace(s: GameState) -> None:
     expected = sum(complete)
     visit = _visit(s)
     if visit is not None:  # rules §5.4: categories completed during this visit count at its end
-        from .state import _CATEGORY_OF_BUILD
-
         done_now = {_CATEGORY_OF_BUILD[a] for a in visit.built}
         expected = sum(c for i, c in enumerate(complete) if i not in done_now)
     if not s.over and expected >= CLEOPATRA_END:
