@@ -22,6 +22,8 @@ from .palace import ALL_WALLS
 from .phases import MosaicOrient
 from .state import GameState
 
+_CARDS = frozenset(range(2 * NUM_KINDS))  # kind * 2 + face up
+
 
 def _check_shapes(s: GameState) -> None:
     n = s.num_players
@@ -39,8 +41,7 @@ def _check_shapes(s: GameState) -> None:
                                ("merchants", s.merchants, START_MERCHANTS), ("statues", s.statues, START_STATUES)):
         if len(values) != n or min(values) < 0 or (high is not None and max(values) > high):
             raise InvariantError(f"{name} out of range: {values}")
-    if len(s.stalls) != STALLS or any(pile and (min(pile) < 0 or max(pile) >= 2 * NUM_KINDS)
-                                      for pile in (*s.stalls, s.deck)):
+    if len(s.stalls) != STALLS or not _CARDS.issuperset(chain(s.deck, *s.stalls)):
         raise InvariantError("a stall or the deck holds something that is not a card")
     if not 0 <= s.walls <= ALL_WALLS or not 0 <= s.gate <= 3 or (s.throne and not s.pedestal):
         raise InvariantError(f"palace out of range: walls {s.walls:b}, gate {s.gate:b}, throne without pedestal")
