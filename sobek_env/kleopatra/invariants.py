@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import chain
+from operator import add
 
 from ..errors import InvariantError, StateFormatError
 from .actions import NUM_ACTIONS
@@ -86,7 +87,7 @@ def check_play(s: GameState) -> None:
     for _, owner in s.sanctuaries:
         if owner is not None:
             owned[owner] += 1
-    if any(s.statues[p] + owned[p] != START_STATUES for p in range(n)):  # rules §6.4
+    if list(map(add, s.statues, owned)) != [START_STATUES] * n:  # rules §6.4
         raise InvariantError(f"statues left {s.statues} plus sanctuaries owned {owned} is not {START_STATUES} each")
     geo = s.rules.geometry
     stack = list(s.stack)
