@@ -12,6 +12,8 @@ sorted and in range). :func:`check_play` adds what holds only for states reached
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import chain
+from operator import add
 
 from ..errors import InvariantError, StateFormatError
 from .actions import NUM_ACTIONS
@@ -20,6 +22,8 @@ from .jsonstate import check_consistency
 from .palace import ALL_WALLS
 from .phases import MosaicOrient
 from .state import GameState
+
+_CARDS = frozenset(range(2 * NUM_KINDS))  # kind * 2 + face up
 
 
 def _check_shapes(s: GameState) -> None:
@@ -30,14 +34,15 @@ def _check_shapes(s: GameState) -> None:
         raise InvariantError(f"turn {s.turn} outside 1..{s.rules.max_turns}")
     if not (0 <= s.cleopatra <= CLEOPATRA_END and 0 <= s.altar <= DICE):
         raise InvariantError(f"cleopatra {s.cleopatra} or altar {s.altar} out of range")
-    zones = [*s.hands, s.discard, s.set_aside, *s.known_discard, *(row for rows in s.known for row in rows)]
-    if any(len(z) != NUM_KINDS or min(z) < 0 for z in zones):
+    zones = [*s.hands, s.discard, s.set_aside, *s.known_discard, *chain.from_iterable(s.known)]
+    # most zones (the memory above all) are empty, and an empty zone has no negative count
+    if set(map(len, zones)) != {NUM_KINDS} or min(map(min, filter(any, zones)), default=0) < 0:
         raise InvariantError("a zone (hand, discard, set-aside, memory) has a negative count or a wrong length")
     for name, values, high in (("talents", s.talents, None), ("amulets", s.amulets, None),
                                ("merchants", s.merchants, START_MERCHANTS), ("statues", s.statues, START_STATUES)):
         if len(values) != n or min(values) < 0 or (high is not None and max(values) > high):
             raise InvariantError(f"{name} out of range: {values}")
-    if len(s.stalls) != STALLS or any(not 0 <= c < 2 * NUM_KINDS for pile in (*s.stalls, s.deck) for c in pile):
+    if len(s.stalls) != STALLS or not _CARDS.issuperset(chain(s.deck, *s.stalls)):
         raise InvariantError("a stall or the deck holds something that is not a card")
     if not 0 <= s.walls <= ALL_WALLS or not 0 <= s.gate <= 3 or (s.throne and not s.pedestal):
         raise InvariantError(f"palace out of range: walls {s.walls:b}, gate {s.gate:b}, throne without pedestal")
@@ -65,7 +70,8 @@ def check(s: GameState) -> None:
     except StateFormatError as exc:
         raise InvariantError(str(exc)) from None
     legal = s.legal_actions()
-    if legal != sorted(set(legal)) or any(not 0 <= a < NUM_ACTIONS for a in legal):
+    # sorted and unique, the first and the last id bound the others
+    if legal != sorted(set(legal)) or (legal and not (legal[0] >= 0 and legal[-1] < NUM_ACTIONS)):
         raise InvariantError(f"legal actions not sorted, unique ids in range: {legal}")
     if s.over and legal:
         raise InvariantError("a finished game offers actions")
@@ -81,7 +87,7 @@ def check_play(s: GameState) -> None:
     for _, owner in s.sanctuaries:
         if owner is not None:
             owned[owner] += 1
-    if any(s.statues[p] + owned[p] != START_STATUES for p in range(n)):  # rules §6.4
+    if list(map(add, s.statues, owned)) != [START_STATUES] * n:  # rules §6.4
         raise InvariantError(f"statues left {s.statues} plus sanctuaries owned {owned} is not {START_STATUES} each")
     geo = s.rules.geometry
     stack = list(s.stack)

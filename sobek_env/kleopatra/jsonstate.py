@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import json
 import random
-from operator import ge, le
+from operator import le
 from typing import Any
 
 from ..errors import StateFormatError
@@ -51,8 +51,9 @@ from .catalogue import (
     TILE_NAMES,
     make_rules,
 )
+from .palace import tile_mask
 from .phases import PHASES, Ceremony, Interrupting, MosaicOrient, Quarry, card_doc, read_cards
-from .state import GameState
+from .state import _CATEGORY_OF_BUILD, GameState
 
 FORMAT = "kleopatra-state/1"
 MAX_DOCUMENT = 8_000_000   # characters: far above any document the engine writes
@@ -232,7 +233,8 @@ def _read(doc: Any) -> GameState:
 
 def check_consistency(s: GameState) -> None:
     """Everything the zones, the palace, the memory and the pending must agree on (StateFormatError
-    naming the field); ``invariants.check`` runs the same checks on states reached by play."""
+    naming the field); ``invariants.check`` runs the same checks on states reached by play. The counts per
+    kind are taken to be never negative: the reader reads them so, and ``invariants.check`` checks it first."""
     _check_cards(s)
     _check_tiles(s)
     _check_palace(s)
@@ -361,6 +363,7 @@ def _read_pending(value: Any, s: GameState) -> Any:
     return PHASES[name].read(doc, s, "pending")
 
 
+_EVERY_TILE = list(range(NUM_TILES))
 _PENDING_KEYS = ("resume", "drawn", "filled", "pool", "paid", "built", "tile", "scribe", "orient", "sanctuaries",
                  "queue", "resource", "offers", "accepted", "target", "kept")
 
@@ -370,6 +373,8 @@ _PENDING_KEYS = ("resume", "drawn", "filled", "pool", "paid", "built", "tile", "
 
 def _check_cards(s: GameState) -> None:
     total = s.card_counts()
+    if tuple(total) == s.rules.card_counts:
+        return
     for k, c in enumerate(total):
         if c != s.rules.card_counts[k]:
             raise strict.fail("cards", f"the zones hold {c} {KINDS[k]!r} card(s) but the game has "
@@ -386,10 +391,13 @@ def _check_tiles(s: GameState) -> None:
     tile = _pending_tile(s)
     if tile is not None:
         seen.append(tile)
-    for t in range(NUM_TILES):
-        if seen.count(t) != 1:
-            raise strict.fail("mosaic_stack", f"tile {TILE_NAMES[t]} appears {seen.count(t)} times across "
-                                              f"mosaic_stack, palace.mosaics, removed_tiles and pending (must be 1)")
+    seen.sort()
+    if seen != _EVERY_TILE:  # not each tile once: name the first that is not
+        for t in range(NUM_TILES):
+            if seen.count(t) != 1:
+                raise strict.fail("mosaic_stack", f"tile {TILE_NAMES[t]} appears {seen.count(t)} times across "
+                                                  f"mosaic_stack, palace.mosaics, removed_tiles and pending "
+                                                  f"(must be 1)")
     blocked = s.covered | s.sanctuary_union
     # while a chosen tile awaits its place, the new top tile is checked after the placement (rules §6.5)
     if s.stack and tile is None and not s.rules.geometry.tile_placeable(s.stack[0], blocked):
@@ -399,21 +407,24 @@ def _check_tiles(s: GameState) -> None:
 
 def _check_palace(s: GameState) -> None:
     geo = s.rules.geometry
-    areas = geo.free_areas(s.covered)
     owned = [0] * s.num_players
-    masks = []
-    for i, (mask, owner) in enumerate(s.sanctuaries):
-        path = f"palace.sanctuaries[{i}]"
-        if mask not in areas:
-            raise strict.fail(path, "must be exactly one free area of the garden (uncovered, edge-connected)")
-        if mask in masks:
-            raise strict.fail(path, "the same sanctuary is listed twice")
-        masks.append(mask)
-        for t in s.stack:
-            if geo.fits_inside(t, mask):
-                raise strict.fail(path, f"tile {TILE_NAMES[t]} of the stack fits inside it, so it is no sanctuary")
-        if owner is not None:
-            owned[owner] += 1
+    if s.sanctuaries:
+        areas = geo.free_areas(s.covered)
+        stack = tile_mask(s.stack)
+        masks = []
+        for i, (mask, owner) in enumerate(s.sanctuaries):
+            if mask not in areas:
+                raise strict.fail(f"palace.sanctuaries[{i}]", "must be exactly one free area of the garden "
+                                                                 "(uncovered, edge-connected)")
+            if mask in masks:
+                raise strict.fail(f"palace.sanctuaries[{i}]", "the same sanctuary is listed twice")
+            masks.append(mask)
+            if geo.tiles_inside(mask) & stack:
+                t = next(t for t in s.stack if geo.fits_inside(t, mask))
+                raise strict.fail(f"palace.sanctuaries[{i}]", f"tile {TILE_NAMES[t]} of the stack fits inside it, "
+                                                                 f"so it is no sanctuary")
+            if owner is not None:
+                owned[owner] += 1
     for p in range(s.num_players):
         if s.statues[p] + owned[p] > START_STATUES:
             raise strict.fail(f"players[{p}].statues", f"{s.statues[p]} statues left plus {owned[p]} on sanctuaries "
@@ -424,8 +435,6 @@ def _check_palace(s: GameState) -> None:
     expected = sum(complete)
     visit = _visit(s)
     if visit is not None:  # rules §5.4: categories completed during this visit count at its end
-        from .state import _CATEGORY_OF_BUILD
-
         done_now = {_CATEGORY_OF_BUILD[a] for a in visit.built}
         expected = sum(c for i, c in enumerate(complete) if i not in done_now)
     if not s.over and expected >= CLEOPATRA_END:
@@ -447,23 +456,29 @@ def _visit(s: GameState) -> Quarry | None:
 
 
 def _check_memory(s: GameState) -> None:
-    n = s.num_players
-    public = s.known[n]
+    n, known, hands = s.num_players, s.known, s.hands
+    public, public_discard = known[n], s.known_discard[n]
+    # Most rows of a seat's memory are the public's row again. Such a row includes the public's, and it lies in
+    # the hand whenever the public's row does: checked once here, it settles those rows without a look.
+    public_fits = [_within(public[o], hands[o]) for o in range(n)]
+    public_discard_fits = _within(public_discard, s.discard)
     for v in range(n + 1):
-        who = "memory.public" if v == n else f"memory.seats[{v}]"
         for o in range(n):
-            row = s.known[v][o]
-            if v == o and any(row):
-                raise strict.fail(f"{who}.hands[{o}]", "a seat's own hand is not kept in its memory")
-            if not all(map(le, row, s.hands[o])):
-                raise strict.fail(f"{who}.hands[{o}]", f"lists cards not in player {o}'s hand")
-            if v < n and v != o and not all(map(ge, row, public[o])):
-                raise strict.fail(f"{who}.hands[{o}]", "must include what the public knows of that hand")
+            row = known[v][o]
+            if v == o:  # an empty row lies in any hand (counts are never negative)
+                if any(row):
+                    raise strict.fail(f"{_viewer(v, n)}.hands[{o}]", "a seat's own hand is not kept in its memory")
+            elif not (public_fits[o] and row == public[o]):
+                if not _within(row, hands[o]):
+                    raise strict.fail(f"{_viewer(v, n)}.hands[{o}]", f"lists cards not in player {o}'s hand")
+                if v < n and not _within(public[o], row):
+                    raise strict.fail(f"{_viewer(v, n)}.hands[{o}]", "must include what the public knows of that hand")
         row = s.known_discard[v]
-        if not all(map(le, row, s.discard)):
-            raise strict.fail(f"{who}.discard", "lists cards not in the discard pile")
-        if v < n and not all(map(ge, row, s.known_discard[n])):
-            raise strict.fail(f"{who}.discard", "must include what the public knows of the discard pile")
+        if not (public_discard_fits and row == public_discard):
+            if not _within(row, s.discard):
+                raise strict.fail(f"{_viewer(v, n)}.discard", "lists cards not in the discard pile")
+            if v < n and not _within(public_discard, row):
+                raise strict.fail(f"{_viewer(v, n)}.discard", "must include what the public knows of the discard pile")
     for i, o in enumerate(s.shown):
         path = f"shown[{i}]"
         if o == s.active_player:
@@ -472,6 +487,15 @@ def _check_memory(s: GameState) -> None:
             raise strict.fail(path, f"player {o} could have given something to the Beggar")
         if s.known[s.active_player][o] != s.hands[o]:
             raise strict.fail(path, f"memory.seats[{s.active_player}].hands[{o}] must be player {o}'s shown hand")
+
+
+def _viewer(v: int, n: int) -> str:
+    return "memory.public" if v == n else f"memory.seats[{v}]"
+
+
+def _within(part: list[int], whole: list[int]) -> bool:
+    """Whether ``part`` has at most ``whole``'s count of every kind."""
+    return all(map(le, part, whole))
 
 
 def _check_end(s: GameState) -> None:

@@ -59,9 +59,10 @@ class Orientation:
     placements: tuple[tuple[int, int], ...]  # (anchor square, mask), ascending squares
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Geometry:
-    """The precomputed palace of one garden and tile set."""
+    """The precomputed palace of one garden and tile set (one object each: :func:`geometry` is cached, so a
+    geometry is compared, and hashed, as itself)."""
 
     size: int
     garden: int                        # mask of the squares of the garden
@@ -74,7 +75,7 @@ class Geometry:
 
     def tile_placeable(self, tile: int, blocked: int) -> bool:
         """Whether ``tile`` has a placement avoiding ``blocked`` (rules §6.2)."""
-        return any(not m & blocked for _, _, m in self.placements_of_tile[tile])
+        return _tile_placeable(self, tile, blocked)
 
     def legal_orients(self, tile: int, blocked: int) -> list[int]:
         """rules §14.2 mosaic_orient: distinct orientations with at least one legal square."""
@@ -111,6 +112,10 @@ class Geometry:
             area ^= low
         return False
 
+    def tiles_inside(self, area: int) -> int:
+        """The tiles that fit inside ``area`` (:meth:`fits_inside`), as a mask with bit ``t`` for tile ``t``."""
+        return _tiles_inside(self, area)
+
     def free_areas(self, covered: int) -> list[int]:
         """rules §6.4: the edge-connected groups of garden squares not covered by a mosaic, as masks,
         in the order of their lowest square."""
@@ -120,10 +125,11 @@ class Geometry:
         """rules §6.4: the free areas that become sanctuaries now, in the order of their lowest square: not
         yet a sanctuary, at most ``max_squares`` squares, and no tile of ``stack`` fits inside."""
         out = []
+        tiles = tile_mask(stack)
         for area in self.free_areas(covered):
             if area in sanctuaries or area.bit_count() > max_squares:
                 continue
-            if not any(self.fits_inside(t, area) for t in stack):
+            if not self.tiles_inside(area) & tiles:
                 out.append(area)
         return out
 
@@ -134,6 +140,26 @@ class Geometry:
     def mosaic_value(self, mask: int) -> int:
         """rules §6.3: 4 + 1 per palm square the tile covers."""
         return MOSAIC_BASE + (mask & self.palms).bit_count()
+
+
+def tile_mask(tiles: list[int]) -> int:
+    """The mask with bit ``t`` for each tile ``t`` of ``tiles``."""
+    out = 0
+    for t in tiles:
+        out |= 1 << t
+    return out
+
+
+# The same questions of the same garden come back at every step of a game (and at every check of the stress
+# run): each is answered once. Bounded, as the gardens of many games pass through a process.
+@lru_cache(maxsize=1 << 14)
+def _tile_placeable(geo: Geometry, tile: int, blocked: int) -> bool:
+    return any(not m & blocked for _, _, m in geo.placements_of_tile[tile])
+
+
+@lru_cache(maxsize=1 << 14)
+def _tiles_inside(geo: Geometry, area: int) -> int:
+    return tile_mask([t for t in range(len(geo.placements_of_tile)) if geo.fits_inside(t, area)])
 
 
 @lru_cache(maxsize=4096)

@@ -389,13 +389,9 @@ class GameState:
 
     def card_counts(self) -> list[int]:
         """How many cards of each kind lie in all zones together (the catalogue in a sound state)."""
-        total = [a + b for a, b in zip(self.discard, self.set_aside)]
-        for group in (*self.hands, self.pending_cards()):
-            for k, c in enumerate(group):
-                total[k] += c
-        for pile in (*self.stalls, self.deck):
-            for card in pile:
-                total[card >> 1] += 1
+        total = list(map(sum, zip(self.discard, self.set_aside, self.pending_cards(), *self.hands)))
+        for card in itertools.chain(self.deck, *self.stalls):
+            total[card >> 1] += 1
         return total
 
     # ------------------------------------------------------------------ memory (rules §12)
