@@ -27,7 +27,7 @@ def _provider(game: Game) -> ModuleType | None:
     try:
         return importlib.import_module(f"agents.{game.name}.features")
     except ModuleNotFoundError as exc:
-        if exc.name != f"agents.{game.name}.features":
+        if exc.name not in (f"agents.{game.name}", f"agents.{game.name}.features"):  # a game may have no package
             raise
         return None
 

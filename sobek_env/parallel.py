@@ -3,7 +3,11 @@
 The games are turn-based: at each step one agent acts (the seat to move, possibly
 inside a sub-decision) and the others wait. ``step(actions)`` takes a dict that
 holds the acting agent's action (``actions[env.acting]``); the other agents'
-entries are ignored (their masks are all zeros, so a masked sampler sends 0).
+entries are ignored. A waiting agent's mask allows only ``WAIT`` (action 0), a
+pass that ``step`` ignores: clients that draw an action for every live agent
+from its mask (TorchRL, RLlib's masked modules) need one legal action per agent,
+and a single one gives a learner nothing to learn from a waiting step. After the
+game's end every mask is empty.
 Every agent gets its observation, reward, termination and info after every
 step; rewards are each agent's reward accumulated over the step, as in the AEC
 environment. Once the game ends every agent is terminated and ``agents`` empties.
@@ -14,10 +18,13 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+import numpy as np
 from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
 from .env import raw_env
+
+WAIT = 0  # the only action a waiting agent's mask allows; step ignores it
 
 
 def parallel_env(**kwargs: Any) -> TurnParallelEnv:
@@ -55,7 +62,7 @@ class TurnParallelEnv(ParallelEnv):
     def reset(self, seed: int | None = None, options: dict | None = None) -> tuple[dict, dict]:
         self.aec.reset(seed=seed, options=options)
         self.agents = list(self.aec.agents)
-        return {a: self.aec.observe(a) for a in self.agents}, {a: dict(self.aec.infos[a]) for a in self.agents}
+        return {a: self._observe(a) for a in self.agents}, {a: dict(self.aec.infos[a]) for a in self.agents}
 
     def step(self, actions: dict[str, Any]) -> tuple[dict, dict, dict, dict, dict]:
         if not self.agents:
@@ -65,7 +72,7 @@ class TurnParallelEnv(ParallelEnv):
             raise KeyError(f"{acting} must act now; give its action in the dict (the others are ignored)")
         self.aec.step(actions[acting])
         agents = self.agents
-        observations = {a: self.aec.observe(a) for a in agents}
+        observations = {a: self._observe(a) for a in agents}
         rewards = {a: self.aec.rewards[a] for a in agents}
         terminations = {a: self.aec.terminations[a] for a in agents}
         truncations = {a: self.aec.truncations[a] for a in agents}
@@ -73,6 +80,15 @@ class TurnParallelEnv(ParallelEnv):
         if self.aec.game.is_over or any(terminations.values()):
             self.agents = []
         return observations, rewards, terminations, truncations, infos
+
+    def _observe(self, agent: str) -> dict:
+        """The agent's observation; while the game goes on, a waiting agent's mask allows only WAIT."""
+        observation = self.aec.observe(agent)
+        if agent != self.aec.agent_selection and not (self.aec.game.is_over or self.aec.terminations[agent]):
+            mask = np.zeros_like(observation["action_mask"])
+            mask[WAIT] = 1
+            observation["action_mask"] = mask
+        return observation
 
     def state(self) -> Any:
         return self.aec.state()

@@ -38,6 +38,29 @@ def test_parallel_api(game: str, num_players: int) -> None:
     parallel_api_test(sobek_env.parallel_env(game=game, num_players=num_players), num_cycles=200)
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_parallel_masks_give_every_live_agent_an_action(game: str) -> None:
+    """TorchRL and RLlib draw an action for every live agent from its own mask: a waiting agent's mask
+    allows only WAIT (ignored by step), the acting agent's is its legal actions, and a game plays out so."""
+    from sobek_env.parallel import WAIT
+
+    env, rng = sobek_env.parallel_env(game=game, num_players=3 if game == "sobek" else 2), np.random.default_rng(0)
+    observations, _ = env.reset(seed=5)
+    waiting_steps = 0
+    while env.agents:
+        for agent in env.agents:
+            mask = observations[agent]["action_mask"]
+            if agent == env.acting:
+                assert np.array_equal(np.flatnonzero(mask), sorted(env.game.legal_actions()))
+            else:
+                assert np.flatnonzero(mask).tolist() == [WAIT]
+                waiting_steps += 1
+        actions = {agent: int(rng.choice(np.flatnonzero(observations[agent]["action_mask"]))) for agent in env.agents}
+        observations, *_ = env.step(actions)
+    assert waiting_steps > 0 and env.game.is_over
+    assert not any(observation["action_mask"].any() for observation in observations.values())
+
+
 @pytest.mark.parametrize(("game", "num_players"), TABLES)
 def test_single_agent_env_passes_gymnasium_checker(game: str, num_players: int) -> None:
     check_env(SingleAgentEnv(RandomAgent(0), game=game, num_players=num_players), skip_render_check=True)

@@ -94,3 +94,10 @@ def test_the_feature_wrapper_gives_plain_gymnasium_users_what_a_model_reads() ->
     assert np.array_equal(observation, featurize(env.unwrapped._last))
     check_env(FeatureObservation(sobek_env.SingleAgentEnv(make("random", seed=2), num_players=3), "advice"),
               skip_render_check=True)
+
+
+def test_a_game_without_an_agents_package_reads_the_raw_observation() -> None:
+    """Kleopatra has no agents/kleopatra/ package: its models read ``raw`` (this once raised ModuleNotFoundError)."""
+    assert feature_sets("kleopatra") == ("raw",)
+    table = sobek_env.raw_env(game="kleopatra", num_players=2).table
+    assert Featurizer("raw", table).size == table.game.observation_size(2)
