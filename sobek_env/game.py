@@ -234,6 +234,10 @@ class Game(ABC):
     def render_text(self, state: State, seat: int | None = None, observation_mode: str = "original") -> str:
         """A text picture of the table as ``seat`` sees it (default: the player to move), in that mode."""
 
+    def action_help(self, action: int) -> str:
+        """A short explanation of action ``action`` for people choosing it (the play command's menu)."""
+        return ""
+
     def margins(self, state: State) -> list[float]:
         """Each seat's margin in points for the ``margin`` reward: own score minus the best other."""
         scores = state.scores

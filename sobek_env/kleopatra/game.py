@@ -11,7 +11,7 @@ from ..game import Column, Game, Table
 from . import bounds, invariants, observation
 from .actions import ACTION_NAMES
 from .catalogue import CATEGORIES, DEFAULT_PLAYERS, MAX_PLAYERS, MIN_PLAYERS, RULES_OPTIONS, make_rules
-from .render import render_text
+from .render import action_help, render_text
 from .state import GameState
 from .view import View
 
@@ -68,6 +68,9 @@ class KleopatraGame(Game):
     def decode(self, observation_dict: Mapping[str, Any] | np.ndarray, table: Table) -> View:
         max_turns = make_rules(table.num_players, **dict(table.rules)).max_turns
         return observation.decode(observation_dict, table.num_players, max_turns)
+
+    def action_help(self, action: int) -> str:
+        return action_help(action)
 
     def render_text(self, state: GameState, seat: int | None = None, mode: str = "original") -> str:
         return render_text(state, seat, mode)

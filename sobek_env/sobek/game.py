@@ -55,7 +55,7 @@ from .catalogue import (
 )
 from .decode import View
 from .observation import HIGH, Observer, describe_layout, encode_state, state_size
-from .render import render_text
+from .render import action_help, render_text
 from .state import GameState
 
 CHARACTER_PLAY_STEPS = 10  # Vizier 2, Thief 2, each High Priest(ess) 2, Courtesan goods + done
@@ -115,6 +115,9 @@ class SobekGame(Game):
 
     def decode(self, observation: Mapping[str, Any], table: Table) -> View:
         return View(observation, table.num_players, table.rules)
+
+    def action_help(self, action: int) -> str:
+        return action_help(action)
 
     def render_text(self, state: GameState, seat: int | None = None, observation_mode: str = "original") -> str:
         return render_text(state, seat, observation_mode == "memory")
