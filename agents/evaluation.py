@@ -25,6 +25,11 @@ game is written to games.jsonl in --out as it ends: an interrupted tournament
 (Ctrl-C, SIGTERM, a dead worker) keeps its games, and --resume with the same
 arguments plays only the others, giving the results of an uninterrupted run.
 While a tournament runs, its --out is locked: a second one there is refused.
+
+With --save-replays DIR every game (or the first --replays N of each
+tournament) is saved to DIR as a replay file (game-0000.jsonl, ...; a sweep
+prefixes the value, tolerance=0.5-game-0000.jsonl) as it ends, the same files
+for any --workers; step through one with python -m sobek_env.replay FILE.
 """
 
 from __future__ import annotations
@@ -47,6 +52,7 @@ from agents.registry import parse_spec, with_option
 from agents.tournament import AgentSummary, GameRecord, format_table, play_tournament, summarize
 from agents.workers import WorkerDied, sigterm_as_interrupt, stopped_by
 from sobek_env.registry import GAMES, load_game
+from sobek_env.replay import Replay
 
 MODES = ("original", "memory")  # every game's observation modes
 GAMES_FILE = "games.jsonl"
@@ -107,6 +113,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--sweep", type=parse_sweep, metavar="KEY=V1,V2,...",
                         help="vary the first agent's option KEY over these values")
     parser.add_argument("--vs", nargs="+", metavar="SPEC", help="with --sweep: the opponents' spec(s)")
+    parser.add_argument("--save-replays", type=Path, metavar="DIR",
+                        help="save each game as a replay file in DIR (python -m sobek_env.replay FILE)")
+    parser.add_argument("--replays", type=non_negative_int, metavar="N",
+                        help="with --save-replays: save only the first N games of each tournament (default all)")
     parser.add_argument("--resume", action="store_true",
                         help=f"continue the interrupted tournament in --out ({GAMES_FILE}) with the same arguments")
     return parser
@@ -133,6 +143,8 @@ def check_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> lis
             parser.error(f"--agents takes exactly one spec per seat: {args.players} for --players {args.players}, "
                          f"got {len(args.agents)} (a spec may repeat, e.g. heuristic random random)")
         tables = [args.agents]
+    if args.replays is not None and args.save_replays is None:
+        parser.error("--replays N goes with --save-replays DIR (where to save them)")
     if args.games % args.players:
         larger = args.games + args.players - args.games % args.players
         parser.error(f"--games {args.games} is not a multiple of --players {args.players} (seats rotate so every "
@@ -313,10 +325,30 @@ def run(
 ) -> tuple[list[GameRecord], list[AgentSummary]]:
     """Play one tournament (the ``table``-th of the run) as the arguments say, with a progress bar, writing each
     game to ``games`` as it ends; its games and summaries."""
+    def on_record(record: GameRecord) -> None:
+        games.append(table, record)
+        if record.actions:
+            save_replay(args, specs, record, "" if not args.sweep else f"{description}-")
+
+    keep = 0 if args.save_replays is None else args.games if args.replays is None else args.replays
     records = play_tournament(specs, args.games, game=args.game, seed=args.seed, observation_mode=args.mode,
                               workers=args.workers, progress=progress_bar(description), done=games.done[table],
-                              on_record=lambda record: games.append(table, record))
+                              on_record=on_record, keep_actions=keep)
     return records, summarize(records, specs, args.game)
+
+
+def save_replay(args: argparse.Namespace, specs: Sequence[str], record: GameRecord, prefix: str = "") -> Path:
+    """Save ``record``'s game (which holds its actions) in --save-replays as ``<prefix>game-<index>.jsonl``,
+    checked by playing it again."""
+    replay = Replay(args.game, args.players, record.seed, {}, args.mode, [specs[p] for p in record.seating],
+                    list(record.actions))
+    final = replay.final_state()
+    if tuple(final.scores) != record.scores:
+        raise RuntimeError(f"game {record.index} does not replay to its scores {record.scores} (got {final.scores})")
+    args.save_replays.mkdir(parents=True, exist_ok=True)
+    path = args.save_replays / f"{prefix}game-{record.index:04d}.jsonl"
+    replay.save(path, final)
+    return path
 
 
 def header(args: argparse.Namespace) -> dict:

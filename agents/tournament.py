@@ -32,7 +32,7 @@ import statistics
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -51,7 +51,8 @@ Z95 = 1.959963984540054  # the standard normal quantile of a two-sided 95% inter
 
 @dataclass(frozen=True)
 class GameRecord:
-    """The outcome of one game: who sat where, final scores and winners, and the game's statistics."""
+    """The outcome of one game: who sat where, final scores and winners, and the game's statistics; and if asked
+    for, its actions in order as (seat, action id), for a replay (not part of :meth:`to_dict`)."""
 
     index: int
     seed: int
@@ -59,6 +60,7 @@ class GameRecord:
     scores: tuple[int, ...]   # per seat
     winners: tuple[int, ...]  # seats
     stats: tuple[dict, ...]   # per seat: Game.statistics of the finished game (totals such as round points)
+    actions: tuple[tuple[int, int], ...] = field(default=(), compare=False, repr=False)
 
     def seat_of(self, agent: int) -> int:
         """The seat of the agent at ``agent``'s position in the list of specs."""
@@ -166,8 +168,10 @@ class GamePlayer:
         self._envs: dict[tuple[int, str], AECEnv] = {}
         self._agents: dict[tuple[str, int, int, str], Agent] = {}
 
-    def play(self, specs: Sequence[str], game: int, seed: int, observation_mode: str = "original") -> GameRecord:
-        """Play game number ``game`` of a tournament between ``specs``, dealt with ``seed``."""
+    def play(self, specs: Sequence[str], game: int, seed: int, observation_mode: str = "original",
+             keep_actions: bool = False) -> GameRecord:
+        """Play game number ``game`` of a tournament between ``specs``, dealt with ``seed``; the record holds
+        the game's actions if ``keep_actions``."""
         num_players = len(specs)
         seating = seating_for(game, num_players)
         env = self._envs.get((num_players, observation_mode))
@@ -182,16 +186,21 @@ class GamePlayer:
             players[f"player_{seat}"] = agent
         env.reset(seed=seed)
         state = env.unwrapped.game
+        actions = []
         for name in env.agent_iter():
             observation, _, termination, truncation, _ = env.last()
             if termination or truncation:
                 env.step(None)
-            elif getattr(players[name], "wants_state", False):
-                env.step(players[name].act(observation, state=state))
+                continue
+            if getattr(players[name], "wants_state", False):
+                action = players[name].act(observation, state=state)
             else:
-                env.step(players[name].act(observation))
+                action = players[name].act(observation)
+            if keep_actions:
+                actions.append((state.current_player, int(action)))
+            env.step(action)
         return GameRecord(game, seed, seating, tuple(state.scores), tuple(state.winners),
-                          tuple(self.game.statistics(state)))
+                          tuple(self.game.statistics(state)), tuple(actions))
 
     def _agent(self, spec: str, position: int, num_players: int, observation_mode: str) -> Agent:
         key = (spec, position, num_players, observation_mode)
@@ -209,9 +218,8 @@ def _start_worker(parent: int, game: str) -> None:
     _WORKER = GamePlayer(game)
 
 
-def _play_in_worker(task: tuple[tuple[str, ...], int, int, str]) -> GameRecord:
-    specs, game, seed, observation_mode = task
-    return _WORKER.play(specs, game, seed, observation_mode)
+def _play_in_worker(task: tuple[tuple[str, ...], int, int, str, bool]) -> GameRecord:
+    return _WORKER.play(*task)
 
 
 def play_tournament(
@@ -225,6 +233,7 @@ def play_tournament(
     progress: Callable[[Iterator[GameRecord], int], Iterable[GameRecord]] | None = None,
     done: Mapping[int, GameRecord] | None = None,
     on_record: Callable[[GameRecord], None] | None = None,
+    keep_actions: int = 0,
 ) -> list[GameRecord]:
     """Play ``games`` games of ``game`` between ``specs`` (one per seat) and return them in game order.
 
@@ -232,14 +241,15 @@ def play_tournament(
     ``workers`` > 1 spreads the games over that many processes with the same
     results. ``progress(iterator, total)`` may wrap the results as they come
     (e.g. ``tqdm``). Games in ``done`` (by index) are not played again; each
-    game played is passed to ``on_record`` as soon as it ends. WorkerDied if a
-    worker process dies.
+    game played is passed to ``on_record`` as soon as it ends. The records of
+    the first ``keep_actions`` games hold their actions (for replays). WorkerDied
+    if a worker process dies.
     """
     num_players = len(specs)
     if games <= 0 or games % num_players:
         raise ValueError(f"games must be a positive multiple of the number of players ({num_players}), got {games}")
     done = dict(done or {})
-    tasks = [(tuple(specs), i, seed + i, observation_mode) for i in range(games) if i not in done]
+    tasks = [(tuple(specs), i, seed + i, observation_mode, i < keep_actions) for i in range(games) if i not in done]
     workers = max(1, min(workers, len(tasks)))
     game = load_game(game)
     if workers == 1:

@@ -1,0 +1,283 @@
+"""Replays: a game saved as its deal and its actions, checked by playing it again, and a viewer.
+
+A replay file is JSON lines (``sobek-replay/1``)::
+
+    {"format": "sobek-replay/1", "game": "sobek", "num_players": 2, "rules": {}, "seed": 7,
+     "mode": "original", "agents": ["heuristic", "random"]}
+    {"seat": 0, "action": 12}
+    ...
+    {"over": true, "scores": [31, 24], "winners": [0]}
+
+The header says how to deal again (``game.new(num_players, seed, **rules)``) and who sat where;
+each action line is one decision; the final line is how the game stood at the end of the file
+(a game saved in the middle has ``"over": false``). Chance lives in the state's own seeded
+generator, so the same deal and actions give the same game: reading a replay plays it again
+and refuses, naming the line, anything that does not fit (bad JSON, another format, an
+action out of turn or illegal, final scores that differ, a file cut short).
+
+    python -m sobek_env.replay FILE [--seat K | --full] [--step N] [--print]
+
+steps through a game in the terminal (``n``/Enter next, ``p`` previous, a number to jump,
+``q`` quit), drawing the table with the game's own renderer as seat K sees it (default: as
+the player to move sees it; ``--full``: every seat's view). ``--print`` prints every step,
+or only step N, without asking.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import IllegalActionError
+from .game import Game, State
+from .registry import GAMES, load_game
+
+FORMAT = "sobek-replay/1"
+MAX_LINE_BYTES = 64 * 1024
+
+
+class ReplayError(ValueError):
+    """A replay file that cannot be played again; the message names the file's line."""
+
+
+@dataclass
+class Replay:
+    """A game as its deal (game, players, rules options, seed), who sat where, and its actions in order."""
+
+    game: str
+    num_players: int
+    seed: int
+    rules: dict[str, Any] = field(default_factory=dict)
+    mode: str = "original"
+    agents: list[str] = field(default_factory=list)
+    actions: list[tuple[int, int]] = field(default_factory=list)  # (seat, action id)
+
+    @property
+    def game_object(self) -> Game:
+        return load_game(self.game)
+
+    def new_state(self) -> State:
+        """The deal, before any action."""
+        return self.game_object.new(self.num_players, self.seed, **self.rules)
+
+    def states(self) -> Iterator[State]:
+        """The state before the first action, then after each (independent copies)."""
+        state = self.new_state()
+        yield state.clone()
+        for _, action in self.actions:
+            state.apply(action)
+            yield state.clone()
+
+    def final_state(self) -> State:
+        """The state after every action."""
+        state = self.new_state()
+        for _, action in self.actions:
+            state.apply(action)
+        return state
+
+    def header(self) -> dict[str, Any]:
+        return {"format": FORMAT, "game": self.game, "num_players": self.num_players, "rules": dict(self.rules),
+                "seed": self.seed, "mode": self.mode, "agents": list(self.agents)}
+
+    def dumps(self, final: State | None = None) -> str:
+        """The file's text; ``final`` (the state after every action, replayed if not given) gives the last line."""
+        final = self.final_state() if final is None else final
+        lines = [_line(self.header())]
+        lines += [_line({"seat": seat, "action": action}) for seat, action in self.actions]
+        lines.append(_line({"over": bool(final.is_over), "scores": list(final.scores), "winners": list(final.winners)}))
+        return "".join(lines)
+
+    def save(self, path: str | os.PathLike, final: State | None = None) -> None:
+        """Write the file (aside, then renamed, so a reader never sees half of it)."""
+        path = Path(path)
+        aside = path.with_name(f".{path.name}.tmp")
+        aside.write_text(self.dumps(final))
+        os.replace(aside, path)
+
+    @classmethod
+    def loads(cls, text: str | bytes, name: str = "replay") -> Replay:
+        """Read and check a replay's text by playing it again; ReplayError naming ``name`` and the line."""
+        return _read(text.decode() if isinstance(text, bytes) else text, name)
+
+    @classmethod
+    def load(cls, path: str | os.PathLike) -> Replay:
+        """Read and check a replay file (see :meth:`loads`); OSError if it cannot be read."""
+        return cls.loads(Path(path).read_bytes(), str(path))
+
+
+def _line(doc: Mapping[str, Any]) -> str:
+    return json.dumps(doc, separators=(",", ":")) + "\n"
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _read(text: str, name: str) -> Replay:
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    elif lines:
+        raise ReplayError(f"{name} line {len(lines)}: the file is truncated (its last line is cut off)")
+    if not lines:
+        raise ReplayError(f"{name} line 1: the file is empty; a replay starts with a {FORMAT} header")
+    docs = []
+    for number, line in enumerate(lines, 1):
+        if len(line) > MAX_LINE_BYTES:
+            raise ReplayError(f"{name} line {number}: longer than the {MAX_LINE_BYTES:,} bytes of any replay line")
+        try:
+            docs.append(json.loads(line))
+        except ValueError as exc:
+            raise ReplayError(f"{name} line {number}: not JSON ({exc})") from None
+        if not isinstance(docs[-1], dict):
+            raise ReplayError(f"{name} line {number}: must be a JSON object")
+    replay = _header(docs[0], f"{name} line 1")
+    state = replay.new_state()
+    for number, doc in enumerate(docs[1:], 2):
+        where = f"{name} line {number}"
+        if "action" not in doc:
+            if number != len(docs):
+                raise ReplayError(f"{where}: an action line {{\"seat\": s, \"action\": id}} is expected here")
+            _check_end(doc, state, where)
+            return replay
+        if set(doc) != {"seat", "action"} or not _is_int(doc["seat"]) or not _is_int(doc["action"]):
+            raise ReplayError(f"{where}: an action line is {{\"seat\": s, \"action\": id}} with integers, got {doc}")
+        seat, action = doc["seat"], doc["action"]
+        if state.is_over:
+            raise ReplayError(f"{where}: the game is already over")
+        if seat != state.current_player:
+            raise ReplayError(f"{where}: player_{seat} acts, but it is player_{state.current_player}'s turn")
+        try:
+            state.apply(action)
+        except IllegalActionError:
+            names = replay.game_object.action_names
+            shown = names[action] if 0 <= action < len(names) else str(action)
+            legal = ", ".join(names[a] for a in state.legal_actions())
+            raise ReplayError(f"{where}: action {shown} is illegal for player_{seat} here; legal: {legal}") from None
+        replay.actions.append((seat, action))
+    raise ReplayError(f"{name} line {len(docs)}: the file is truncated (no final line with the scores)")
+
+
+def _header(doc: dict, where: str) -> Replay:
+    if doc.get("format") != FORMAT:
+        raise ReplayError(f"{where}: not a {FORMAT} header (format {doc.get('format')!r}); "
+                          "this file is another format or version")
+    keys = {"format", "game", "num_players", "rules", "seed", "mode", "agents"}
+    if set(doc) != keys:
+        raise ReplayError(f"{where}: the header has the fields {', '.join(sorted(keys))}")
+    if doc["game"] not in GAMES:
+        raise ReplayError(f"{where}: unknown game {doc['game']!r}; the games are {', '.join(GAMES)}")
+    game = load_game(doc["game"])
+    agents = doc["agents"]
+    if not isinstance(doc["rules"], dict) or not _is_int(doc["seed"]) or not isinstance(agents, list) \
+            or not all(isinstance(a, str) for a in agents):
+        raise ReplayError(f"{where}: rules must be an object, seed an integer and agents a list of specs")
+    try:
+        game.check_table(doc["num_players"], doc["mode"])
+        replay = Replay(doc["game"], doc["num_players"], doc["seed"], doc["rules"], doc["mode"], agents)
+        replay.new_state()
+    except (ValueError, TypeError) as exc:
+        raise ReplayError(f"{where}: {exc}") from None
+    if agents and len(agents) != replay.num_players:
+        raise ReplayError(f"{where}: {len(agents)} agents for {replay.num_players} players")
+    return replay
+
+
+def _check_end(doc: dict, state: State, where: str) -> None:
+    if set(doc) != {"over", "scores", "winners"}:
+        raise ReplayError(f"{where}: the final line is {{\"over\": ..., \"scores\": [...], \"winners\": [...]}}")
+    replayed = {"over": bool(state.is_over), "scores": list(state.scores), "winners": list(state.winners)}
+    for key, value in replayed.items():
+        if doc[key] != value:
+            raise ReplayError(f"{where}: {key} {doc[key]} recorded, but the game replays to {value}")
+
+
+# ---------------------------------------------------------------- the viewer
+
+
+def picture(replay: Replay, states: Sequence[State], step: int, seat: int | None = None, full: bool = False) -> str:
+    """The table at ``step`` (0 = the deal) as ``seat`` sees it (default: the player to move), or every seat's view."""
+    game = replay.game_object
+    state = states[step]
+    if step == 0:
+        what = "the deal"
+    else:
+        who, action = replay.actions[step - 1]
+        agent = f" ({replay.agents[who]})" if replay.agents else ""
+        what = f"player_{who}{agent} played {game.action_names[action]}"
+    lines = [f"--- step {step}/{len(replay.actions)}: {what}"]
+    if full:
+        for s in range(replay.num_players):
+            lines += [f"=== as player_{s} sees it", game.render_text(state, s, replay.mode)]
+    else:
+        lines.append(game.render_text(state, seat, replay.mode))
+    return "\n".join(lines)
+
+
+def browse(replay: Replay, seat: int | None, full: bool, step: int, read=input, write=print) -> None:
+    """Step through ``replay`` interactively from ``step``: n or Enter next, p previous, a number jumps, q quits."""
+    states = list(replay.states())
+    last = len(states) - 1
+    step = min(step, last)
+    while True:
+        write(picture(replay, states, step, seat, full))
+        try:
+            answer = read(f"[step {step}/{last}] n/Enter next, p previous, NUMBER jump, q quit: ").strip().lower()
+        except EOFError:
+            return
+        if answer == "q":
+            return
+        if answer in ("", "n"):
+            if step == last:
+                write("(this is the last step; p goes back, q quits)")
+            step = min(step + 1, last)
+        elif answer == "p":
+            step = max(step - 1, 0)
+        elif answer.isdigit():
+            step = min(int(answer), last)
+        else:
+            write(f"unknown key {answer!r}: n or Enter next, p previous, a number jumps, q quits")
+
+
+def main(argv: list[str] | None = None) -> None:
+    """The command line (see the module docstring)."""
+    parser = argparse.ArgumentParser(prog="python -m sobek_env.replay", description=__doc__.split("\n\n")[0])
+    parser.add_argument("file", type=Path, help="a replay file (evaluate.py --save-replays, play --save)")
+    view = parser.add_mutually_exclusive_group()
+    view.add_argument("--seat", type=int, help="draw the table as this seat sees it (default: the player to move)")
+    view.add_argument("--full", action="store_true", help="draw every seat's view")
+    parser.add_argument("--step", type=int, default=None, help="start at (or with --print, print only) this step")
+    parser.add_argument("--print", action="store_true", help="print the steps and exit instead of asking")
+    args = parser.parse_args(argv)
+    try:
+        replay = Replay.load(args.file)
+    except (ReplayError, OSError) as exc:
+        parser.exit(1, f"{parser.prog}: error: {exc}\n")
+    if args.seat is not None and not 0 <= args.seat < replay.num_players:
+        parser.error(f"--seat must be 0 to {replay.num_players - 1} for this {replay.num_players}-player game")
+    if args.step is not None and not 0 <= args.step <= len(replay.actions):
+        parser.error(f"--step must be 0 to {len(replay.actions)} for this game of {len(replay.actions)} actions")
+    try:
+        if args.print:
+            states = list(replay.states())
+            steps = [args.step] if args.step is not None else range(len(states))
+            for step in steps:
+                print(picture(replay, states, step, args.seat, args.full))
+        else:
+            browse(replay, args.seat, args.full, args.step or 0)
+    except KeyboardInterrupt:
+        print()
+        sys.exit(130)
+    except BrokenPipeError:  # | head: stop quietly, and keep Python from complaining about stdout at exit
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
