@@ -1,6 +1,6 @@
 """Build agents from short strings: ``random``, ``greedy``, ``heuristic:tolerance=0.3``, ``ppo:model.zip``.
 
-Grammar: ``name[:args]``. ``random`` and ``greedy`` take no arguments;
+Grammar: ``name[:args]``. ``random``, ``greedy`` and ``human`` (a person at the terminal) take no arguments;
 ``heuristic`` takes comma-separated ``key=value`` pairs (the keyword
 arguments of the game's heuristic, e.g. ``tolerance``); ``ppo`` takes a model
 path, optionally followed by ``,deterministic=false``. A path may hold commas:
@@ -27,7 +27,7 @@ from sobek_env.registry import load_game
 from .base import Agent
 from .random_agent import RandomAgent
 
-AGENT_NAMES = ("random", "greedy", "heuristic", "ppo")
+AGENT_NAMES = ("random", "greedy", "heuristic", "ppo", "human")
 BASELINES = ("greedy", "heuristic")  # each game's own, in agents/<game>/
 _TRUE = ("true", "1", "yes")
 _FALSE = ("false", "0", "no")
@@ -95,6 +95,10 @@ def make(
         return cls(table, **_keyword_args(spec, args, cls), seed=seed)
     if args:
         raise ValueError(f"agent {name!r} takes no arguments, got {spec!r}; write just {name!r}")
+    if name == "human":
+        from .human import HumanAgent
+
+        return HumanAgent(table)
     return RandomAgent(seed=seed)
 
 

@@ -1,0 +1,194 @@
+"""Play a game in the terminal against any agents, or watch agents play.
+
+    python -m sobek_env.play --game sobek --players 3 --agents human heuristic random
+    python -m sobek_env.play --game kleopatra --players 3 --agents human human heuristic --save game.jsonl
+    python -m sobek_env.play --load game.jsonl
+
+One agent spec per seat, in seat order (``human`` is a person at this terminal; several
+may sit, passing the keyboard). A person sees the table as his seat sees it and no more,
+the legal actions numbered with a few words each, and chooses by number or by name;
+``help``, ``save FILE`` and ``quit`` work at any prompt. The other agents' moves are shown
+as they happen, --pause seconds apart. The end shows the scores and the winners.
+
+A saved game is a replay file (``sobek-replay/1``, see :mod:`sobek_env.replay`) that holds
+the seats' agents and the actions so far: --load plays those actions again and continues
+(with --agents, other agents take the seats). --save FILE keeps the game there after every
+move, so even Ctrl-C loses nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from .env import env as make_env
+from .registry import GAMES, load_game
+from .replay import Replay, ReplayError
+
+
+class Session:
+    """One game at the terminal: the environment, an agent per seat and the replay that records it."""
+
+    def __init__(self, replay: Replay, agents: Sequence[Any], pause: float = 0.0, autosave: Path | None = None,
+                 write: Callable[[str], Any] = print, read: Callable[[str], str] = input) -> None:
+        self.replay = replay
+        self.agents = list(agents)
+        self.pause = pause
+        self.autosave = autosave
+        self.write = write
+        self.read = read
+        self.game = load_game(replay.game)
+        self.env = make_env(game=self.game, num_players=replay.num_players, observation_mode=replay.mode,
+                            **replay.rules)
+        self.env.reset(seed=replay.seed)
+        for _, action in replay.actions:  # a loaded game: its actions again, checked when it was read
+            self.env.step(action)
+        for agent in self.agents:
+            if getattr(agent, "name", "") == "human":
+                agent.saver = self
+        self.humans = sum(getattr(a, "name", "") == "human" for a in self.agents)
+
+    @property
+    def state(self) -> Any:
+        return self.env.unwrapped.game
+
+    def save(self, path: str | Path) -> str:
+        """Save the game so far to ``path``; what happened, for the person who asked."""
+        try:
+            self.replay.save(path, self.state)
+        except OSError as exc:
+            return f"could not save to {str(path)!r}: {exc.strerror or exc}"
+        return f"saved to {path} ({len(self.replay.actions)} actions); resume with --load {path}"
+
+    def label(self, seat: int) -> str:
+        return f"player_{seat} ({self.replay.agents[seat]})"
+
+    def run(self) -> None:
+        """Play until the game ends; :class:`~agents.human.QuitGame` if a person leaves."""
+        last_human = None
+        while not self.state.is_over:
+            seat = self.state.current_player
+            agent = self.agents[seat]
+            observation = self.env.observe(f"player_{seat}")
+            human = getattr(agent, "name", "") == "human"
+            if human and self.humans > 1 and seat != last_human:
+                self.write("\n" * 40 + f"Pass the keyboard to {self.label(seat)}.")
+                self.read("Press Enter when ready. ")
+            if human:
+                last_human = seat
+            if getattr(agent, "wants_state", False):
+                action = agent.act(observation, state=self.state)
+            else:
+                action = agent.act(observation)
+            self.env.step(action)
+            self.replay.actions.append((seat, int(action)))
+            self.write(f"{self.label(seat)}: {self.game.action_names[action]}")
+            if self.autosave is not None:
+                self.save(self.autosave)
+            if not human and self.pause:
+                time.sleep(self.pause)
+        self.write(self.ending())
+
+    def ending(self) -> str:
+        """The final table (as the first person's seat sees it, or the first seat's), the scores and winners."""
+        humans = [s for s, a in enumerate(self.agents) if getattr(a, "name", "") == "human"]
+        seat = humans[0] if humans else 0
+        state = self.state
+        scores = ", ".join(f"{self.label(s)} {v}" for s, v in enumerate(state.scores))
+        winners = ", ".join(self.label(s) for s in state.winners)
+        return "\n".join([self.game.render_text(state, seat, self.replay.mode), "",
+                          f"Game over. Scores: {scores}", f"Winner{'s' if len(state.winners) > 1 else ''}: {winners}"])
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m sobek_env.play", description=__doc__.split("\n\n")[0],
+                                     epilog=__doc__.split("\n\n", 2)[2],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--game", choices=GAMES, default=None, help="the game (default sobek)")
+    parser.add_argument("--players", type=int, default=None, help="players (default: one per --agents spec)")
+    parser.add_argument("--agents", nargs="+", metavar="SPEC",
+                        help="one spec per seat: human, random, greedy, heuristic[:tolerance=X], ppo:PATH")
+    parser.add_argument("--seed", type=int, default=None, help="deal with this seed (default: a random one)")
+    parser.add_argument("--mode", choices=("original", "memory"), default=None,
+                        help="observation mode: what the seats remember (default original)")
+    parser.add_argument("--pause", type=float, default=0.3, help="seconds after each agent's move (default 0.3)")
+    parser.add_argument("--save", type=Path, metavar="FILE", help="keep the game in FILE after every move")
+    parser.add_argument("--load", type=Path, metavar="FILE", help="resume the game saved in FILE")
+    return parser
+
+
+def prepare(parser: argparse.ArgumentParser, args: argparse.Namespace) -> tuple[Replay, list[Any]]:
+    """The replay to continue (new or loaded) and an agent per seat; argparse-style exit on bad arguments."""
+    from agents import make
+    from agents.tournament import agent_seed
+
+    if args.load is not None:
+        for option in ("game", "players", "seed", "mode"):
+            if getattr(args, option) is not None:
+                parser.error(f"--{option} comes from the saved game with --load; drop it")
+        try:
+            replay = Replay.load(args.load)
+        except (ReplayError, OSError) as exc:
+            parser.error(f"cannot resume: {exc}")
+        if args.agents:
+            replay.agents = list(args.agents)
+        elif not replay.agents:
+            parser.error(f"{args.load} does not say who sat where; give --agents")
+    else:
+        if not args.agents:
+            parser.error("give --agents, one spec per seat (e.g. --agents human heuristic), or --load FILE")
+        game = load_game(args.game or "sobek")
+        players = args.players if args.players is not None else len(args.agents)
+        seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+        try:
+            game.check_table(players, args.mode or "original")
+        except ValueError as exc:
+            parser.error(str(exc))
+        replay = Replay(game.name, players, seed, {}, args.mode or "original", list(args.agents))
+    if len(replay.agents) != replay.num_players:
+        parser.error(f"--agents takes one spec per seat: {replay.num_players} for {replay.num_players} players, "
+                     f"got {len(replay.agents)}")
+    agents = []
+    for seat, spec in enumerate(replay.agents):
+        try:
+            agents.append(make(spec, game=replay.game, num_players=replay.num_players,
+                               observation_mode=replay.mode, rules=replay.rules, seed=agent_seed(replay.seed, seat)))
+        except (ValueError, OSError, ImportError) as exc:
+            parser.error(str(exc))
+    return replay, agents
+
+
+def main(argv: list[str] | None = None) -> None:
+    """The command line (see the module docstring)."""
+    from agents.human import QuitGame
+
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.pause < 0:
+        parser.error("--pause must be 0 or more seconds")
+    replay, agents = prepare(parser, args)
+    session = Session(replay, agents, args.pause, args.save)
+    game = session.game
+    print(f"{game.title}, {replay.num_players} players, seed {replay.seed}: "
+          + ", ".join(session.label(s) for s in range(replay.num_players))
+          + (f"; resumed after {len(replay.actions)} actions" if args.load else "")
+          + ". Type help at your prompt.")
+    kept = f" The game is kept in {args.save}; resume with --load {args.save}." if args.save else ""
+    try:
+        if args.save is not None:
+            session.save(args.save)
+        session.run()
+    except QuitGame:
+        print(f"\nYou left the game.{kept}")
+    except KeyboardInterrupt:
+        print(f"\nGame interrupted.{kept}")
+        sys.exit(130)
+
+
+if __name__ == "__main__":
+    main()
