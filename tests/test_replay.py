@@ -1,0 +1,173 @@
+"""Replays: evaluate.py saves games that play again to the same end, damaged files are refused naming the line,
+and the viewer steps through a game as one seat sees it."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from agents.evaluation import main as evaluate
+from sobek_env import load_game
+from sobek_env.replay import FORMAT, Replay, ReplayError, browse, picture
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def tournament(tmp_path: Path, game: str, agents: list[str], games: int, *extra: str) -> tuple[Path, list[dict]]:
+    """Run evaluate.py with --save-replays; the replay directory and the games it reports."""
+    out, replays = tmp_path / "out", tmp_path / "replays"
+    evaluate(["--game", game, "--players", str(len(agents)), "--games", str(games), "--agents", *agents,
+              "--out", str(out), "--workers", "1", "--save-replays", str(replays), *extra])
+    return replays, json.loads((out / "evaluate.json").read_text())["games_played"]
+
+
+@pytest.mark.parametrize(("game", "agents"), [("sobek", ["greedy", "random"]),
+                                              ("kleopatra", ["heuristic", "random", "random"])])
+def test_saved_replays_play_again_to_the_same_end(tmp_path: Path, game: str, agents: list[str]) -> None:
+    replays, records = tournament(tmp_path, game, agents, len(agents))
+    assert sorted(p.name for p in replays.iterdir()) == [f"game-{i:04d}.jsonl" for i in range(len(agents))]
+    info = load_game(game)
+    for record in records:
+        replay = Replay.load(replays / f"game-{record['index']:04d}.jsonl")
+        final = replay.final_state()
+        assert final.is_over
+        assert (final.scores, final.winners) == (record["scores"], record["winners"])
+        assert info.statistics(final) == record["stats"]
+        assert replay.seed == record["seed"]
+        assert replay.agents == [agents[p] for p in record["seating"]]
+        assert all(seat in range(len(agents)) for seat, _ in replay.actions)
+
+
+def test_replays_are_the_same_for_any_workers_and_limited_by_replays(tmp_path: Path) -> None:
+    one, _ = tournament(tmp_path / "one", "sobek", ["random", "random"], 4, "--replays", "3")
+    two, _ = tournament(tmp_path / "two", "sobek", ["random", "random"], 4, "--replays", "3", "--workers", "2")
+    names = sorted(p.name for p in one.iterdir())
+    assert names == ["game-0000.jsonl", "game-0001.jsonl", "game-0002.jsonl"]
+    assert names == sorted(p.name for p in two.iterdir())
+    for name in names:
+        assert (one / name).read_text() == (two / name).read_text()
+
+
+def test_replays_without_save_replays_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    with pytest.raises(SystemExit):
+        evaluate(["--players", "2", "--games", "2", "--agents", "random", "random", "--out", str(tmp_path),
+                  "--replays", "1"])
+    assert "--save-replays" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- damaged files
+
+
+@pytest.fixture(scope="module")
+def good() -> str:
+    """A whole Sobek game between two random players, as replay text."""
+    game = load_game("sobek")
+    state = game.new(2, 11)
+    replay = Replay("sobek", 2, 11, {}, "original", ["random", "random"])
+    rng = random.Random(4)
+    while not state.is_over:
+        action = rng.choice(state.legal_actions())
+        replay.actions.append((state.current_player, action))
+        state.apply(action)
+    return replay.dumps(state)
+
+
+def _lines(text: str) -> list[str]:
+    return text.splitlines(keepends=True)
+
+
+def test_a_good_replay_reads_back_whole(good: str) -> None:
+    replay = Replay.loads(good)
+    assert replay.dumps() == good
+    assert json.loads(_lines(good)[0])["format"] == FORMAT
+    assert len(_lines(good)) == len(replay.actions) + 2
+
+
+def _illegal(lines: list[str]) -> list[str]:
+    doc = json.loads(lines[5])
+    state = Replay.loads("".join(lines[:5]) + '{"over":false,"scores":[0,0],"winners":[]}\n').final_state()
+    doc["action"] = next(a for a in range(76) if a not in state.legal_actions())
+    return [*lines[:5], json.dumps(doc) + "\n", *lines[6:]]
+
+
+def _final(lines: list[str], **change: object) -> list[str]:
+    return [*lines[:-1], json.dumps({**json.loads(lines[-1]), **change}) + "\n"]
+
+
+def _out_of_turn(lines: list[str]) -> list[str]:
+    doc = json.loads(lines[2])
+    return [*lines[:2], json.dumps({**doc, "seat": 1 - doc["seat"]}) + "\n", *lines[3:]]
+
+
+DAMAGES = {
+    "bad JSON": (lambda ls: [*ls[:3], "{seat: 0,\n", *ls[4:]], lambda n: 4),
+    "unknown format": (lambda ls: [ls[0].replace(FORMAT, "chess-pgn/1"), *ls[1:]], lambda n: 1),
+    "unknown version": (lambda ls: [ls[0].replace(FORMAT, "sobek-replay/2"), *ls[1:]], lambda n: 1),
+    "unknown game": (lambda ls: [ls[0].replace('"sobek"', '"go"'), *ls[1:]], lambda n: 1),
+    "illegal action": (_illegal, lambda n: 6),
+    "out of turn": (_out_of_turn, lambda n: 3),
+    "wrong scores": (lambda ls: _final(ls, scores=[999, 0]), lambda n: n),
+    "wrong winners": (lambda ls: _final(ls, winners=[0, 1]), lambda n: n),
+    "truncated: no final line": (lambda ls: ls[:-1], lambda n: n - 1),
+    "truncated: cut mid-line": (lambda ls: [*ls[:-2], ls[-2][:7]], lambda n: n - 1),
+    "an action after the end": (lambda ls: [*ls[:-1], ls[-2], ls[-1]], lambda n: n),
+}
+
+
+@pytest.mark.parametrize("damage", list(DAMAGES))
+def test_a_damaged_replay_is_refused_naming_the_line(good: str, damage: str) -> None:
+    spoil, line = DAMAGES[damage]
+    lines = _lines(good)
+    text = "".join(spoil(lines))
+    with pytest.raises(ReplayError, match=rf"game\.jsonl line {line(len(lines))}\b"):
+        Replay.loads(text, "game.jsonl")
+
+
+def test_the_viewer_refuses_a_damaged_file_with_its_line(tmp_path: Path, good: str) -> None:
+    path = tmp_path / "bad.jsonl"
+    path.write_text("".join(_lines(good)[:-1]))
+    result = subprocess.run([sys.executable, "-m", "sobek_env.replay", str(path), "--print"], cwd=ROOT,
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 1
+    assert f"line {len(_lines(good)) - 1}" in result.stderr and "truncated" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+# ---------------------------------------------------------------- the viewer
+
+
+def test_print_shows_one_step_as_one_seat_sees_it(tmp_path: Path, good: str) -> None:
+    path = tmp_path / "game.jsonl"
+    path.write_text(good)
+    result = subprocess.run([sys.executable, "-m", "sobek_env.replay", str(path), "--print", "--step", "4",
+                             "--seat", "1"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    replay = Replay.loads(good)
+    states = list(replay.states())
+    assert result.stdout.strip() == picture(replay, states, 4, seat=1).strip()
+    assert result.stdout.startswith("--- step 4/")
+    assert "You (player_1)" in result.stdout and "You (player_0)" not in result.stdout
+
+
+def test_full_view_shows_every_seat() -> None:
+    game = load_game("sobek")
+    replay = Replay("sobek", 2, 3, {}, "original", [])
+    states = list(replay.states())
+    text = picture(replay, states, 0, full=True)
+    for seat in range(2):
+        assert game.render_text(states[0], seat) in text
+
+
+def test_browse_steps_forwards_backwards_and_jumps(good: str) -> None:
+    replay = Replay.loads(good)
+    keys = iter(["", "n", "p", "7", "x", "q"])
+    shown: list[str] = []
+    browse(replay, 0, False, 0, read=lambda prompt: next(keys), write=shown.append)
+    steps = [int(s.split()[2].split("/")[0]) for s in shown if s.startswith("--- step")]
+    assert steps == [0, 1, 2, 1, 7, 7]
+    assert any("unknown key 'x'" in s for s in shown)
