@@ -1,0 +1,208 @@
+"""Playing in the terminal: the human agent, and python -m sobek_env.play driven as a person would, in a
+pseudo-terminal: a legal choice, an illegal one (refused, nothing changes), save, quit, --load, to the end."""
+
+from __future__ import annotations
+
+import os
+import pty
+import re
+import select
+import signal
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from agents import make
+from agents.human import QuitGame
+from sobek_env import load_game
+from sobek_env.replay import Replay
+
+ROOT = Path(__file__).resolve().parent.parent
+PROMPT = re.compile(r"player_(\d)> ")
+
+# ---------------------------------------------------------------- the human agent
+
+
+def scripted(answers: list[str], game: str = "sobek", num_players: int = 2):
+    """A human agent reading ``answers`` and writing into the returned list."""
+    agent = make("human", game=game, num_players=num_players)
+    shown: list[str] = []
+    keys = iter(answers)
+
+    def read(prompt: str) -> str:
+        try:
+            return next(keys)
+        except StopIteration:
+            raise EOFError from None
+
+    agent.read, agent.write = read, shown.append
+    return agent, shown
+
+
+def observation(state) -> dict:
+    import numpy as np
+
+    mask = np.zeros(load_game("sobek").num_actions, dtype=np.int8)
+    mask[state.legal_actions()] = 1
+    return {"observation": None, "action_mask": mask}
+
+
+def test_human_chooses_by_number_or_name_and_refuses_the_rest() -> None:
+    state = load_game("sobek").new(2, 3)
+    legal = state.legal_actions()
+    agent, shown = scripted(["0", "99", "take:8", "nonsense", "help", "save x.jsonl", "2"])
+    assert agent.act(observation(state), state=state) == legal[1]
+    refusals = [s for s in shown if "nothing changed" in s]
+    assert len(refusals) == 4
+    assert "'take:8' is not legal now" in refusals[2]
+    assert all(load_game("sobek").action_names[legal[-1]] in s for s in refusals)
+    assert any("cannot be saved" in s for s in shown)
+    agent, _ = scripted(["take:2"])
+    assert agent.act(observation(state), state=state) == load_game("sobek").action_id("take:2")
+
+
+def test_human_sees_only_his_seat() -> None:
+    game = load_game("sobek")
+    state = game.new(2, 3)
+    agent, shown = scripted(["1"])
+    agent.act(observation(state), state=state)
+    assert shown[0] == game.render_text(state, state.current_player)
+    assert f"You (player_{state.current_player})" in shown[0]
+
+
+@pytest.mark.parametrize("answers", [["quit"], []])
+def test_quit_or_the_end_of_input_leaves(answers: list[str]) -> None:
+    state = load_game("sobek").new(2, 3)
+    agent, _ = scripted(answers)
+    with pytest.raises(QuitGame):
+        agent.act(observation(state), state=state)
+
+
+def test_human_sits_at_every_game() -> None:
+    for name in ("sobek", "kleopatra"):
+        assert make("human", game=name, num_players=3).name == "human"
+    with pytest.raises(ValueError, match="takes no arguments"):
+        make("human:x=1")
+
+
+# ---------------------------------------------------------------- the command in a pseudo-terminal
+
+
+class Terminal:
+    """``python -m sobek_env.play ARGS`` on a pseudo-terminal, read and typed into as a person would."""
+
+    def __init__(self, *args: str) -> None:
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "200"}
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:  # the child: its controlling terminal is the pty, so Ctrl-C is a SIGINT
+            os.chdir(ROOT)
+            os.execve(sys.executable, [sys.executable, "-m", "sobek_env.play", *args], env)
+        self.text = ""
+
+    def expect(self, pattern: str | re.Pattern, timeout: float = 30) -> re.Match:
+        """Read until ``pattern`` appears in what came since the last match; the match."""
+        regex = re.compile(pattern) if isinstance(pattern, str) else pattern
+        deadline = time.monotonic() + timeout
+        while True:
+            match = regex.search(self.text)
+            if match:
+                self.seen, self.text = self.text[:match.end()], self.text[match.end():]
+                return match
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([self.fd], [], [], left)[0]:
+                raise AssertionError(f"timed out waiting for {regex.pattern!r}; got:\n{self.text[-3000:]}")
+            try:
+                chunk = os.read(self.fd, 65536)
+            except OSError:
+                chunk = b""
+            if not chunk:
+                raise AssertionError(f"the program ended before {regex.pattern!r}; got:\n{self.text[-3000:]}")
+            self.text += chunk.decode(errors="replace").replace("\r\n", "\n")
+
+    def type(self, line: str) -> None:
+        os.write(self.fd, line.encode() + b"\n")
+
+    def status(self, timeout: float = 30) -> int:
+        """Read to the end and return the exit status."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                self.drain()
+                os.close(self.fd)
+                return os.waitstatus_to_exitcode(status)
+            self.drain(0.1)
+        os.kill(self.pid, signal.SIGKILL)
+        raise AssertionError("the program did not end")
+
+    def drain(self, timeout: float = 0.0) -> None:
+        while select.select([self.fd], [], [], timeout)[0]:
+            try:
+                chunk = os.read(self.fd, 65536)
+            except OSError:
+                return
+            if not chunk:
+                return
+            self.text += chunk.decode(errors="replace").replace("\r\n", "\n")
+            timeout = 0.0
+
+
+def menu_before(seen: str) -> str:
+    """The last list of legal actions in ``seen``."""
+    return seen.rpartition("The legal actions are:\n")[2] if "nothing changed" in seen else \
+        seen.rpartition("Your choices:\n")[2]
+
+
+def test_play_save_quit_load_and_finish(tmp_path: Path) -> None:
+    saved, kept, final = tmp_path / "saved.jsonl", tmp_path / "kept.jsonl", tmp_path / "final.jsonl"
+    term = Terminal("--game", "sobek", "--players", "2", "--agents", "human", "random", "--seed", "5",
+                    "--pause", "0", "--save", str(kept))
+    assert term.expect(PROMPT).group(1) == "0"
+    first = term.seen
+    assert "You (player_0)" in first and "You (player_1)" not in first
+    term.type("1")
+    term.expect(r"player_0 \(human\): take:\d")
+    term.expect(PROMPT)
+    menu = menu_before(term.seen).rpartition("\n")[0]
+    term.type("999")
+    term.expect(PROMPT)
+    assert "'999' is neither a number from the list nor an action; nothing changed" in term.seen
+    assert menu_before(term.seen).rpartition("\n")[0] == menu  # the same choices: nothing changed
+    before = Replay.load(kept).actions
+    term.type(f"save {saved}")
+    term.expect(PROMPT)
+    assert f"saved to {saved}" in term.seen
+    term.type("quit")
+    term.expect("You left the game")
+    assert term.status() == 0
+    assert "Traceback" not in term.text
+    replay = Replay.load(saved)
+    assert replay.actions == before and replay.agents == ["human", "random"] and replay.seed == 5
+    assert not replay.final_state().is_over
+
+    term = Terminal("--load", str(saved), "--pause", "0", "--save", str(final))
+    term.expect(f"resumed after {len(before)} actions")
+    while True:
+        match = term.expect(re.compile(r"player_0> |Game over\. Scores: .*\n.*\n"))
+        if match.group(0).startswith("Game over"):
+            break
+        term.type("1")
+    assert term.status() == 0
+    ended = Replay.load(final)
+    state = ended.final_state()
+    assert state.is_over and ended.actions[:len(before)] == before
+    assert f"player_0 (human) {state.scores[0]}, player_1 (random) {state.scores[1]}" in match.group(0)
+    assert f"player_{state.winners[0]}" in match.group(0).splitlines()[1]
+
+
+def test_ctrl_c_leaves_cleanly(tmp_path: Path) -> None:
+    term = Terminal("--game", "kleopatra", "--agents", "random", "human", "greedy", "--seed", "2", "--pause", "0",
+                    "--save", str(tmp_path / "g.jsonl"))
+    term.expect(r"player_1> ")
+    os.write(term.fd, b"\x03")
+    term.expect("Game interrupted")
+    assert term.status() == 130
+    assert "Traceback" not in term.text and "KeyboardInterrupt" not in term.text
+    assert not Replay.load(tmp_path / "g.jsonl").final_state().is_over
