@@ -48,7 +48,7 @@ from .registry import load_game
 
 REWARD_MODES = ("win", "margin", "score")
 ILLEGAL_MODES = ("raise", "terminate")
-RENDER_MODES = ("ansi", "human")
+RENDER_MODES = ("ansi", "human", "rgb_array")
 
 
 def env(**kwargs: Any) -> AECEnv:
@@ -283,9 +283,11 @@ class raw_env(AECEnv):
         self.terminations = dict.fromkeys(self.agents, True)
         self.infos[agent]["illegal"] = True
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
         if self.render_mode is None:
             return None
+        if self.render_mode == "rgb_array":
+            return self.table.game.render_rgb(self.game, None, self.observation_mode)
         text = self.table.game.render_text(self.game, None, self.observation_mode)
         if self.render_mode == "human":
             print(text + "\n")

@@ -234,6 +234,13 @@ class Game(ABC):
     def render_text(self, state: State, seat: int | None = None, observation_mode: str = "original") -> str:
         """A text picture of the table as ``seat`` sees it (default: the player to move), in that mode."""
 
+    def render_rgb(self, state: State, seat: int | None = None, observation_mode: str = "original") -> np.ndarray:
+        """A picture (H, W, 3 uint8) of the table as ``seat`` sees it: by default :meth:`render_text` drawn as
+        an image (needs Pillow); a game with board artwork overrides it."""
+        from .picture import text_picture
+
+        return text_picture(self.render_text(state, seat, observation_mode))
+
     def action_help(self, action: int) -> str:
         """A short explanation of action ``action`` for people choosing it (the play command's menu)."""
         return ""

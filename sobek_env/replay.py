@@ -20,7 +20,7 @@ action out of turn or illegal, final scores that differ, a file cut short).
 steps through a game in the terminal (``n``/Enter next, ``p`` previous, a number to jump,
 ``q`` quit), drawing the table with the game's own renderer as seat K sees it (default: as
 the player to move sees it; ``--full``: every seat's view). ``--print`` prints every step,
-or only step N, without asking.
+or only step N, without asking; ``--gif OUT`` draws them into an animated GIF (Pillow).
 """
 
 from __future__ import annotations
@@ -254,6 +254,8 @@ def main(argv: list[str] | None = None) -> None:
     view.add_argument("--full", action="store_true", help="draw every seat's view")
     parser.add_argument("--step", type=int, default=None, help="start at (or with --print, print only) this step")
     parser.add_argument("--print", action="store_true", help="print the steps and exit instead of asking")
+    parser.add_argument("--gif", type=Path, metavar="OUT", help="write the steps as an animated GIF (needs Pillow)")
+    parser.add_argument("--seconds", type=float, default=1.0, help="with --gif: seconds per step (default 1)")
     args = parser.parse_args(argv)
     try:
         replay = Replay.load(args.file)
@@ -264,7 +266,14 @@ def main(argv: list[str] | None = None) -> None:
     if args.step is not None and not 0 <= args.step <= len(replay.actions):
         parser.error(f"--step must be 0 to {len(replay.actions)} for this game of {len(replay.actions)} actions")
     try:
-        if args.print:
+        if args.gif:
+            states = list(replay.states())
+            steps = [args.step] if args.step is not None else range(len(states))
+            from .picture import save_gif
+
+            save_gif([picture(replay, states, step, args.seat, args.full) for step in steps], args.gif, args.seconds)
+            print(f"wrote {args.gif} ({len(steps)} frames)")
+        elif args.print:
             states = list(replay.states())
             steps = [args.step] if args.step is not None else range(len(states))
             for step in steps:

@@ -171,3 +171,33 @@ def test_browse_steps_forwards_backwards_and_jumps(good: str) -> None:
     steps = [int(s.split()[2].split("/")[0]) for s in shown if s.startswith("--- step")]
     assert steps == [0, 1, 2, 1, 7, 7]
     assert any("unknown key 'x'" in s for s in shown)
+
+
+# ---------------------------------------------------------------- pictures
+
+
+@pytest.mark.parametrize("game", ["sobek", "kleopatra"])
+def test_rgb_array_draws_what_the_seat_sees(game: str) -> None:
+    import sobek_env
+
+    env = sobek_env.env(game=game, num_players=3, render_mode="rgb_array")
+    env.reset(seed=1)
+    picture_ = env.render()
+    assert picture_.dtype.name == "uint8" and picture_.ndim == 3 and picture_.shape[2] == 3
+    lines = env.unwrapped.table.game.render_text(env.unwrapped.game).splitlines()
+    assert picture_.shape[0] > 10 * len(lines) and picture_.shape[1] > 5 * max(map(len, lines))
+    assert (picture_ < 100).any() and (picture_ > 200).any()  # ink on paper
+
+
+def test_gif_has_a_frame_per_step(tmp_path: Path, good: str) -> None:
+    from PIL import Image
+
+    path, gif = tmp_path / "short.jsonl", tmp_path / "short.gif"
+    replay = Replay.loads(good)
+    replay.actions = replay.actions[:5]
+    replay.save(path)
+    result = subprocess.run([sys.executable, "-m", "sobek_env.replay", str(path), "--gif", str(gif), "--seat", "0"],
+                            cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    with Image.open(gif) as image:
+        assert image.n_frames == 6
