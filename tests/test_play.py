@@ -101,7 +101,7 @@ class Terminal:
             os.execve(sys.executable, [sys.executable, "-m", "sobek_env.play", *args], env)
         self.text = ""
 
-    def expect(self, pattern: str | re.Pattern, timeout: float = 30) -> re.Match:
+    def expect(self, pattern: str | re.Pattern, timeout: float = 60) -> re.Match:
         """Read until ``pattern`` appears in what came since the last match; the match."""
         regex = re.compile(pattern) if isinstance(pattern, str) else pattern
         deadline = time.monotonic() + timeout
@@ -124,7 +124,7 @@ class Terminal:
     def type(self, line: str) -> None:
         os.write(self.fd, line.encode() + b"\n")
 
-    def status(self, timeout: float = 30) -> int:
+    def status(self, timeout: float = 60) -> int:
         """Read to the end and return the exit status."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
