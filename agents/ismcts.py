@@ -100,7 +100,8 @@ class ISMCTSAgent(SeededAgent):
         self.rollout = rollout
         self._policy = None if rollout == "random" else _RolloutPolicy(table, rollout)
         self._scale = REWARD_POINTS_SHARE * table.game.score_scale
-        self.last_simulations = 0  # iterations of the latest decision (for measurements)
+        self.last_simulations = 0  # iterations of the latest decision, and its root visits per action
+        self.last_visits: dict[int, int] = {}
 
     def act(self, observation: dict, state: State | None = None) -> int:
         """The most visited root action after the search from ``state`` (the game's state: only what the
@@ -111,7 +112,7 @@ class ISMCTSAgent(SeededAgent):
         root_state = state.resample(me, self.rng)  # from here on, only what this seat knows
         legal = root_state.legal_actions()
         if len(legal) == 1:
-            self.last_simulations = 0
+            self.last_simulations, self.last_visits = 0, {}
             return legal[0]
         if self._policy is not None:
             self._policy.seed(self.rng.getrandbits(63))
@@ -122,6 +123,7 @@ class ISMCTSAgent(SeededAgent):
             self._iterate(root, root_state.resample(me, self.rng))
             done += 1
         self.last_simulations = done
+        self.last_visits = {a: child.visits for a, child in sorted(root.children.items())}
         return max(legal, key=lambda a: _rank(root.children.get(a)))
 
     def _iterate(self, root: Node, s: State) -> None:
