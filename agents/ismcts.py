@@ -163,7 +163,7 @@ class ISMCTSAgent(SeededAgent):
         """Play ``s`` on for at most ``depth`` steps; every seat's reward."""
         steps = self.depth or -1  # -1 never counts down to 0
         if self._policy is None:
-            draw = self.rng.random  # faster than randrange, and as reproducible
+            draw = self.rng.random
             while steps and not s.is_over:
                 legal = s.legal_actions()
                 s.apply(legal[int(draw() * len(legal))])
