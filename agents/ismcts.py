@@ -49,10 +49,11 @@ from sobek_env.game import State, Table
 
 from .base import SeededAgent
 
-DEFAULT_SIMULATIONS = 300   # Sobek 2p: about 0.3 s per decision on one core
+DEFAULT_SIMULATIONS = 300   # Sobek 2p: about 0.16 s of CPU per decision, 0.4 s at most (docs/search.md)
 DEFAULT_C = 0.7             # UCB1 exploration, for rewards in [-1, 1]
 DEFAULT_DEPTH = 200         # rollout steps; Sobek 2p random games take about 150, Kleopatra's over 1000
 REWARD_POINTS_SHARE = 0.05  # margins are squashed at this share of the game's score_scale (5 points)
+ROLLOUTS = ("random", "greedy", "heuristic")  # random, or one of every game's baselines
 
 
 class Node:
@@ -91,6 +92,8 @@ class ISMCTSAgent(SeededAgent):
             raise ValueError(f"c must be a number from 0, got {c!r}")
         if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
             raise ValueError(f"depth must be a whole number from 0 (0: roll out to the end), got {depth!r}")
+        if rollout not in ROLLOUTS:
+            raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
         super().__init__(seed)
         self.table = table
         self.simulations = simulations

@@ -161,8 +161,8 @@ def _boolean(spec: str, key: str, value: str) -> bool:
 
 
 def _make_ismcts(spec: str, args: list[str], table: Table, seed: int | None) -> Agent:
-    """``ismcts:key=value,...``; a ``seed`` in the spec replaces ``seed``. The rollout policy must be
-    ``random`` or a baseline of the table's game."""
+    """``ismcts:key=value,...`` (:class:`agents.ismcts.ISMCTSAgent`'s options); a ``seed`` in the spec
+    replaces ``seed``."""
     from .ismcts import ISMCTSAgent
 
     options = _pairs(spec, args)
@@ -173,12 +173,6 @@ def _make_ismcts(spec: str, args: list[str], table: Table, seed: int | None) -> 
                          f"the arguments are: {', '.join(known)}")
     if "seed" in options:
         seed = _convert(spec, "seed", options.pop("seed"), 0)
-    rollouts = ("random", *BASELINES)
-    rollout = options.get("rollout", "random")
-    if rollout not in rollouts:
-        raise ValueError(f"rollout must be one of {', '.join(rollouts)} in agent spec {spec!r}, got {rollout!r}")
-    if rollout != "random":
-        baseline(table.game, rollout)  # ValueError for a game without baselines
     kwargs = _keyword_args(spec, [a for a in args if a.partition("=")[0].strip() != "seed"], ISMCTSAgent)
     try:
         return ISMCTSAgent(table, **kwargs, seed=seed)
