@@ -103,7 +103,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--games", type=positive_int, default=120,
                         help="games to play (per sweep value); a multiple of --players (default 120)")
     parser.add_argument("--agents", nargs="+", required=True, metavar="SPEC",
-                        help="one spec per seat: random, greedy, heuristic[:tolerance=X], "
+                        help="one spec per seat: random, greedy, heuristic[:tolerance=X], ismcts[:simulations=N], "
                              "ppo:PATH[,deterministic=false]")
     parser.add_argument("--out", type=Path, default=Path("results"), help="directory for results (default results/)")
     parser.add_argument("--seed", type=non_negative_int, default=0, help="game i is dealt with seed S + i (default 0)")

@@ -1,8 +1,11 @@
-"""Build agents from short strings: ``random``, ``greedy``, ``heuristic:tolerance=0.3``, ``ppo:model.zip``.
+"""Build agents from short strings: ``random``, ``greedy``, ``heuristic:tolerance=0.3``, ``ppo:model.zip``,
+``ismcts:simulations=400``, ``human``.
 
 Grammar: ``name[:args]``. ``random``, ``greedy`` and ``human`` (a person at the terminal) take no arguments;
 ``heuristic`` takes comma-separated ``key=value`` pairs (the keyword
-arguments of the game's heuristic, e.g. ``tolerance``); ``ppo`` takes a model
+arguments of the game's heuristic, e.g. ``tolerance``); ``ismcts`` takes
+``key=value`` pairs too (``simulations``, ``time``, ``c``, ``rollout``,
+``depth``, ``seed``: :class:`agents.ismcts.ISMCTSAgent`); ``ppo`` takes a model
 path, optionally followed by ``,deterministic=false``. A path may hold commas:
 a ``ppo`` spec's options are only its trailing ``key=value`` parts, and an
 argument that names an existing file (or directory) whole is a path.
@@ -27,7 +30,7 @@ from sobek_env.registry import load_game
 from .base import Agent
 from .random_agent import RandomAgent
 
-AGENT_NAMES = ("random", "greedy", "heuristic", "ppo", "human")
+AGENT_NAMES = ("random", "greedy", "heuristic", "ppo", "ismcts", "human")
 BASELINES = ("greedy", "heuristic")  # each game's own, in agents/<game>/
 _TRUE = ("true", "1", "yes")
 _FALSE = ("false", "0", "no")
@@ -90,6 +93,8 @@ def make(
         table = load_game(game).table(num_players, observation_mode or "original", **(rules or {}))
     if name == "ppo":
         return _make_ppo(spec, args, table, seed)
+    if name == "ismcts":
+        return _make_ismcts(spec, args, table, seed)
     if name in BASELINES:
         cls = baseline(table.game, name)
         return cls(table, **_keyword_args(spec, args, cls), seed=seed)
@@ -157,6 +162,26 @@ def _boolean(spec: str, key: str, value: str) -> bool:
     if value.lower() in _FALSE:
         return False
     raise ValueError(f"{key} must be true or false in agent spec {spec!r}, got {value!r}")
+
+
+def _make_ismcts(spec: str, args: list[str], table: Table, seed: int | None) -> Agent:
+    """``ismcts:key=value,...`` (:class:`agents.ismcts.ISMCTSAgent`'s options); a ``seed`` in the spec
+    replaces ``seed``."""
+    from .ismcts import ISMCTSAgent
+
+    options = _pairs(spec, args)
+    known = ("simulations", "time", "c", "rollout", "depth", "seed")
+    unknown = [key for key in options if key not in known]
+    if unknown:
+        raise ValueError(f"unknown argument {unknown[0]!r} in agent spec {spec!r}; "
+                         f"the arguments are: {', '.join(known)}")
+    if "seed" in options:
+        seed = _convert(spec, "seed", options.pop("seed"), 0)
+    kwargs = _keyword_args(spec, [a for a in args if a.partition("=")[0].strip() != "seed"], ISMCTSAgent)
+    try:
+        return ISMCTSAgent(table, **kwargs, seed=seed)
+    except ValueError as exc:
+        raise ValueError(f"{exc} in agent spec {spec!r}") from None
 
 
 def _make_ppo(spec: str, args: list[str], table: Table, seed: int | None) -> Agent:

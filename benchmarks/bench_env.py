@@ -13,6 +13,10 @@ for each game at its smallest and largest table:
 - engine: the state's ``legal_actions`` + ``apply``;
 - AEC: ``env.last()`` (observation and action mask) + ``env.step`` on ``sobek_env.env(game=...)``;
 - single: ``SingleAgentEnv.step`` for the learner, random opponents playing inside it;
+- search (at each game's default table only): the ``ismcts`` agent at its defaults deciding one
+  position every :data:`SEARCH_EVERY` steps of random play; there a step is one simulation
+  (steps/s: simulations per second) and a game is one decision (ms/game: milliseconds per decision),
+  so its row is not compared with the peers;
 - peers (``pip install -e .[bench]``): PettingZoo's ``leduc_holdem_v4`` and ``texas_holdem_v4``
   through the same AEC loop, and OpenSpiel's ``gin_rummy`` through ``pyspiel``
   (``legal_actions`` + ``apply_action``, chance nodes sampled by their probabilities, with or
@@ -47,6 +51,7 @@ SEED = 20240
 CLOCK = time.process_time
 MISSING = "not installed (pip install -e .[bench])"
 PEERS = ("leduc", "texas", "gin", "gin_obs")
+SEARCH_EVERY = 10  # random steps between two positions the search row decides
 PEER_TITLES = {"leduc": "x leduc", "texas": "x texas", "gin": "x gin", "gin_obs": "x gin+obs"}
 
 
@@ -176,6 +181,35 @@ def spiel_loop(game_name: str, observe: bool) -> Loop:
     return run
 
 
+def search_loop(game: Game, num_players: int) -> Loop:
+    """The ``ismcts`` agent at its defaults deciding positions along random games: steps are its
+    simulations, games its decisions (positions with one legal action are skipped)."""
+    from agents.ismcts import ISMCTSAgent
+
+    def run(budget: float) -> Figure:
+        agent = ISMCTSAgent(game.table(num_players), seed=SEED)
+        rng = random.Random(SEED)
+        state, deals, played = game.new(num_players, seed=SEED), 0, 0
+        simulations = decisions = 0
+        start = CLOCK()
+        while True:
+            if state.is_over:
+                deals += 1
+                state = game.new(num_players, seed=SEED + deals)
+            legal = state.legal_actions()
+            played += 1
+            if played % SEARCH_EVERY or len(legal) == 1:
+                state.apply(rng.choice(legal))
+                continue
+            state.apply(agent.act(None, state=state))
+            simulations += agent.last_simulations
+            decisions += 1
+            if CLOCK() - start >= budget:
+                return Figure(simulations, decisions, CLOCK() - start)
+
+    return run
+
+
 def pettingzoo_peer(name: str) -> Loop:
     """PettingZoo's classic ``leduc`` or ``texas`` hold'em (pure Python over rlcard) in the AEC loop."""
     from pettingzoo.classic import leduc_holdem_v4, texas_holdem_v4
@@ -234,6 +268,7 @@ class Row:
     key: str
     label: str
     make: Callable[[], Loop]  # raises ImportError when a peer is not installed
+    compare: bool = True      # whether its steps are comparable with the peers' (ratios shown)
 
 
 def game_rows(game: Game, breakdown: bool = False) -> list[Row]:
@@ -252,6 +287,9 @@ def game_rows(game: Game, breakdown: bool = False) -> list[Row]:
     for n in sizes:
         out.append(Row(f"{game.name}_single_{n}p", f"{game.name}: SingleAgentEnv.step, {n}p",
                        lambda n=n: single_loop(game, n)))
+    n = game.default_players
+    out.append(Row(f"{game.name}_ismcts_{n}p", f"{game.name}: ismcts simulations (games: decisions), {n}p",
+                   lambda: search_loop(game, n), compare=False))
     if breakdown:
         n = game.max_players
         out += [
@@ -327,7 +365,7 @@ def table(all_rows: list[Row], figures: dict[str, Figure | str], games: tuple[st
             lines.append(f"{row.label:50s} {figure}")
             continue
         cells = "".join(
-            f" {'':>10s}" if row.key in PEERS else f" {'n/a' if r is None else f'{r:.2f}':>10s}"
+            f" {'':>10s}" if row.key in PEERS or not row.compare else f" {'n/a' if r is None else f'{r:.2f}':>10s}"
             for r in ratios(figures, row.key).values()
         )
         lines.append(f"{row.label:50s} {figure.steps_per_s:10,.0f} {figure.games_per_s:9,.1f} "
@@ -396,7 +434,7 @@ def main(argv: list[str] | None = None) -> int:
                  "games": figures[row.key].games, "cpu_s": figures[row.key].seconds,
                  "steps_per_s": figures[row.key].steps_per_s, "games_per_s": figures[row.key].games_per_s,
                  "ms_per_game": figures[row.key].ms_per_game,
-                 "ratios": {} if row.key in PEERS else ratios(figures, row.key)}
+                 "ratios": {} if row.key in PEERS or not row.compare else ratios(figures, row.key)}
                 for row in all_rows
             ],
             "bars": bars(figures, games),

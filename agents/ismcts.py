@@ -1,0 +1,211 @@
+"""Information-set Monte Carlo tree search, for every registered game (``ismcts``).
+
+Single-observer ISMCTS (Cowling, Powley and Whitehouse 2012; OpenSpiel's
+``ISMCTSBot``): one tree for the searching seat's information set, built over
+many determinizations. Each iteration
+
+1. draws a determinization, ``state.resample(me, rng)``: a full state the seat
+   cannot tell from the real one, its hidden cards re-dealt;
+2. descends the tree from the root, the nodes keyed by the action history from
+   the root (an action id per edge, whoever played it). Legal actions differ from
+   one determinization to the next, so a child's UCB1 score counts its
+   *availability* (the descents in which it was legal) instead of its parent's
+   visits; only the children legal in this determinization compete;
+3. expands one untried legal action (chosen at random);
+4. rolls out: random actions, or a baseline agent (``greedy``, ``heuristic``)
+   acting for each seat from that seat's observation, for at most ``depth``
+   steps;
+5. backs up a reward per seat: each edge adds the reward of the seat that chose it.
+
+The decision is the root's most visited child.
+
+Rewards are ``tanh(margin / (REWARD_POINTS_SHARE * score_scale))`` per seat, the
+margin being the game's (``Game.margins``: own score minus the best other one,
+an eaten Kleopatra player's counted as 0). Its sign is win or loss for a sole
+winner, so the search plays to win as with a win/loss reward, but a near miss is
+worth more than a rout and a shared lead sits at 0, which separates moves that
+win/loss rewards score alike in most rollouts; the squashing keeps one blowout
+from outweighing many close games. A rollout cut at ``depth`` is valued by the
+same formula on the current scores (for Kleopatra those count talents and
+merchants as they stand and ignore the crocodile; for Sobek, which scores at a
+round's end, the default depth reaches the end of a game).
+
+The agent reads the state it is handed only through ``state.current_player`` and
+``state.resample(me, rng)``: its first act is to replace that state by a
+determinization, so it decides the same on every state its seat cannot tell apart,
+and with the same seed it decides the same (``time`` budgets excepted: they make
+the number of iterations depend on the machine).
+"""
+
+from __future__ import annotations
+
+import math
+import time as clock
+from typing import Any
+
+import numpy as np
+
+from sobek_env.game import State, Table
+
+from .base import SeededAgent
+
+DEFAULT_SIMULATIONS = 300   # Sobek 2p: about 0.16 s of CPU per decision, 0.4 s at most (docs/search.md)
+DEFAULT_C = 0.7             # UCB1 exploration, for rewards in [-1, 1]
+DEFAULT_DEPTH = 200         # rollout steps; Sobek 2p random games take about 150, Kleopatra's over 1000
+REWARD_POINTS_SHARE = 0.05  # margins are squashed at this share of the game's score_scale (5 points)
+ROLLOUTS = ("random", "greedy", "heuristic")  # random, or one of every game's baselines
+
+
+class Node:
+    """The statistics of one action history from the root: visits, the summed reward of the seat that
+    played its last action, and how often that action was legal when its parent was visited."""
+
+    __slots__ = ("children", "visits", "total", "available")
+
+    def __init__(self) -> None:
+        self.children: dict[int, Node] = {}
+        self.visits = 0
+        self.total = 0.0
+        self.available = 0
+
+
+class ISMCTSAgent(SeededAgent):
+    """Single-observer ISMCTS (see the module docstring) for ``table``.
+
+    ``simulations`` iterations per decision, or ``time`` seconds when ``time > 0`` (the count is then
+    ignored); ``c`` is the UCB1 exploration constant; ``rollout`` is ``random`` or a baseline agent's name
+    (``greedy``, ``heuristic``) that plays every seat during rollouts; a rollout stops after ``depth``
+    steps (0: at the end of the game) and is valued by the current scores.
+    """
+
+    name = "ismcts"
+    wants_state = True
+
+    def __init__(self, table: Table, simulations: int = DEFAULT_SIMULATIONS, time: float = 0.0,
+                 c: float = DEFAULT_C, rollout: str = "random", depth: int = DEFAULT_DEPTH,
+                 seed: int | None = None) -> None:
+        if isinstance(simulations, bool) or not isinstance(simulations, int) or simulations < 1:
+            raise ValueError(f"simulations must be a whole number from 1, got {simulations!r}")
+        if isinstance(time, bool) or not isinstance(time, (int, float)) or not 0 <= time < math.inf:
+            raise ValueError(f"time must be seconds from 0 (0: count simulations instead), got {time!r}")
+        if isinstance(c, bool) or not isinstance(c, (int, float)) or not 0 <= c < math.inf:
+            raise ValueError(f"c must be a number from 0, got {c!r}")
+        if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
+            raise ValueError(f"depth must be a whole number from 0 (0: roll out to the end), got {depth!r}")
+        if rollout not in ROLLOUTS:
+            raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
+        super().__init__(seed)
+        self.table = table
+        self.simulations = simulations
+        self.time = float(time)
+        self.c = float(c)
+        self.depth = depth
+        self.rollout = rollout
+        self._policy = None if rollout == "random" else _RolloutPolicy(table, rollout)
+        self._scale = REWARD_POINTS_SHARE * table.game.score_scale
+        self.last_simulations = 0  # iterations of the latest decision, and its root visits per action
+        self.last_visits: dict[int, int] = {}
+
+    def act(self, observation: dict, state: State | None = None) -> int:
+        """The most visited root action after the search from ``state`` (the game's state: only what the
+        current seat knows of it is used). ``observation`` is not read: the determinizations carry it."""
+        if state is None:
+            raise ValueError("ismcts searches the game's state: call act(observation, state=game_state)")
+        me = state.current_player
+        root_state = state.resample(me, self.rng)  # from here on, only what this seat knows
+        legal = root_state.legal_actions()
+        if len(legal) == 1:
+            self.last_simulations, self.last_visits = 0, {}
+            return legal[0]
+        if self._policy is not None:
+            self._policy.seed(self.rng.getrandbits(63))
+        root = Node()
+        deadline = clock.perf_counter() + self.time
+        done = 0
+        while done < self.simulations if self.time == 0 else done == 0 or clock.perf_counter() < deadline:
+            self._iterate(root, root_state.resample(me, self.rng))
+            done += 1
+        self.last_simulations = done
+        self.last_visits = {a: child.visits for a, child in sorted(root.children.items())}
+        return max(legal, key=lambda a: _rank(root.children.get(a)))
+
+    def _iterate(self, root: Node, s: State) -> None:
+        """One iteration on the determinization ``s``: select, expand, roll out, back up."""
+        rng, c = self.rng, self.c
+        node, path = root, []
+        while not s.is_over:
+            legal = s.legal_actions()
+            children = node.children
+            untried = [a for a in legal if a not in children]
+            for a in legal:
+                child = children.get(a)
+                if child is not None:
+                    child.available += 1
+            if untried:
+                action = untried[int(rng.random() * len(untried))]
+                child = children[action] = Node()
+                child.available = 1
+                path.append((child, s.current_player))
+                s.apply(action)
+                break
+            best, action = -math.inf, legal[0]
+            for a in legal:
+                child = children[a]
+                score = child.total / child.visits + c * math.sqrt(math.log(child.available) / child.visits)
+                if score > best:
+                    best, action = score, a
+            node = children[action]
+            path.append((node, s.current_player))
+            s.apply(action)
+        rewards = self._rollout(s)
+        for node, player in path:
+            node.visits += 1
+            node.total += rewards[player]
+
+    def _rollout(self, s: State) -> list[float]:
+        """Play ``s`` on for at most ``depth`` steps; every seat's reward."""
+        steps = self.depth or -1  # -1 never counts down to 0
+        if self._policy is None:
+            draw = self.rng.random
+            while steps and not s.is_over:
+                legal = s.legal_actions()
+                s.apply(legal[int(draw() * len(legal))])
+                steps -= 1
+        else:
+            act = self._policy.act
+            while steps and not s.is_over:
+                s.apply(act(s))
+                steps -= 1
+        scale = self._scale
+        return [math.tanh(m / scale) for m in self.table.game.margins(s)]
+
+
+def _rank(child: Node | None) -> tuple[int, float]:
+    """Root actions are ranked by visits, then mean reward; unvisited ones last."""
+    if child is None or child.visits == 0:
+        return (0, -math.inf)
+    return (child.visits, child.total / child.visits)
+
+
+class _RolloutPolicy:
+    """A baseline agent playing every seat of a rollout, each from that seat's own observation."""
+
+    def __init__(self, table: Table, name: str) -> None:
+        from .registry import make
+
+        self.agent = make(name, table=table)
+        self.observer = table.game.observer(table.num_players, table.observation_mode)
+        self.mask = np.zeros(table.game.num_actions, dtype=np.int8)
+
+    def seed(self, seed: int) -> None:
+        if hasattr(self.agent, "seed"):
+            self.agent.seed(seed)
+
+    def act(self, s: Any) -> int:
+        legal = s.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        mask = self.mask
+        mask[:] = 0
+        mask[legal] = 1
+        return self.agent.act({"observation": self.observer.encode(s, s.current_player), "action_mask": mask})

@@ -1,0 +1,139 @@
+"""The ISMCTS search agent: legal over whole games, seeded, blind to what its seat cannot know, built from
+specs, stronger than chance, and played by every driver (tournament workers, the single-agent env, the pool)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import sobek_env
+from agents import make
+from agents.ismcts import DEFAULT_SIMULATIONS, ISMCTSAgent
+from agents.pool import OpponentPool
+from agents.tournament import play_tournament, summarize
+
+TABLES = [("sobek", 2), ("kleopatra", 3)]
+
+
+def positions(game: str, num_players: int, seed: int, count: int) -> list:
+    """``count`` states reached by random play from a seeded deal, each with a real choice to make."""
+    rng = random.Random(seed)
+    s = sobek_env.load_game(game).new(num_players, seed=seed)
+    found = []
+    while len(found) < count and not s.is_over:
+        if len(s.legal_actions()) > 1 and rng.random() < 0.2:
+            found.append(s.clone())
+        s.apply(rng.choice(s.legal_actions()))
+    return found
+
+
+@pytest.mark.parametrize(("game", "num_players"), TABLES)
+def test_legal_over_a_whole_game_against_random(game: str, num_players: int) -> None:
+    g = sobek_env.load_game(game)
+    agent = make("ismcts:simulations=8,depth=20", game=game, num_players=num_players, seed=1)
+    other = random.Random(2)
+    s = g.new(num_players, seed=3)
+    searched = 0
+    while not s.is_over:
+        legal = s.legal_actions()
+        if s.current_player == 0:
+            before = s.to_json()
+            action = agent.act(None, state=s)
+            assert s.to_json() == before, "the agent changed the state it was handed"
+            assert action in legal
+            searched += agent.last_simulations > 0
+        else:
+            action = other.choice(legal)
+        s.apply(action)
+    assert searched > 5
+
+
+@pytest.mark.parametrize(("game", "num_players"), TABLES)
+def test_the_same_seed_gives_the_same_decision(game: str, num_players: int) -> None:
+    for s in positions(game, num_players, seed=4, count=3):
+        first, second = (make("ismcts:simulations=30,seed=5", game=game, num_players=num_players) for _ in range(2))
+        assert first.act(None, state=s) == second.act(None, state=s.clone())
+        assert first.last_visits == second.last_visits and sum(first.last_visits.values()) == 30
+
+
+@pytest.mark.parametrize(("game", "num_players"), TABLES)
+def test_the_decision_ignores_hidden_information_dealt_again(game: str, num_players: int) -> None:
+    redealt = 0
+    for s in positions(game, num_players, seed=6, count=4):
+        me = s.current_player
+        other = s.resample(me, random.Random(99))
+        redealt += other != s
+        first, second = (ISMCTSAgent(sobek_env.load_game(game).table(num_players), simulations=30, seed=7)
+                         for _ in range(2))
+        assert first.act(None, state=s) == second.act(None, state=other)
+        assert first.last_visits == second.last_visits
+    assert redealt, "no position had hidden information to deal again"
+
+
+@pytest.mark.parametrize(("game", "num_players"), TABLES)
+def test_baseline_rollouts_and_time_budgets_play_legally(game: str, num_players: int) -> None:
+    s = positions(game, num_players, seed=8, count=1)[0]
+    for spec in ("ismcts:simulations=5,rollout=greedy,depth=8", "ismcts:simulations=3,rollout=heuristic,depth=4",
+                 "ismcts:time=0.05,depth=10"):
+        agent = make(spec, game=game, num_players=num_players, seed=9)
+        assert agent.act(None, state=s) in s.legal_actions()
+        assert agent.last_simulations >= 1
+
+
+def test_specs_set_the_options() -> None:
+    agent = make("ismcts:simulations=400,c=0.7,rollout=random,seed=3")
+    assert (agent.simulations, agent.c, agent.rollout, agent.time) == (400, 0.7, "random", 0.0)
+    again = make("ismcts:seed=3,simulations=400")
+    assert agent.rng.random() == again.rng.random()
+    default = make("ismcts", game="kleopatra", num_players=4)
+    assert default.simulations == DEFAULT_SIMULATIONS and default.wants_state
+    assert make("ismcts:time=0.5,depth=0,rollout=heuristic").depth == 0
+
+
+@pytest.mark.parametrize(("spec", "message"), [
+    ("ismcts:simulations=0", "simulations must be a whole number from 1"),
+    ("ismcts:simulations=many", "simulations must be an integer"),
+    ("ismcts:time=-1", "time must be seconds from 0"),
+    ("ismcts:time=inf", "time must be seconds from 0"),
+    ("ismcts:c=-0.5", "c must be a number from 0"),
+    ("ismcts:depth=-3", "depth must be a whole number from 0"),
+    ("ismcts:rollout=ppo", "rollout must be one of random, greedy, heuristic"),
+    ("ismcts:seed=x", "seed must be an integer"),
+    ("ismcts:speed=3", "unknown argument 'speed'.*simulations, time, c, rollout, depth, seed"),
+    ("ismcts:simulations", "malformed argument"),
+    ("ismcts:c=1,c=2", "given twice"),
+    ("ismcts:", "ends with ':'"),
+])
+def test_bad_specs_raise_clear_errors(spec: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        make(spec)
+
+
+def test_it_needs_the_state() -> None:
+    with pytest.raises(ValueError, match="state=game_state"):
+        make("ismcts").act({"observation": None, "action_mask": None})
+
+
+def test_it_beats_random_at_sobek() -> None:
+    records = play_tournament(["ismcts:simulations=30", "random"], 4, seed=10)
+    ismcts, _ = summarize(records, ["ismcts:simulations=30", "random"])
+    assert ismcts.wins >= 3
+
+
+def test_a_tournament_runs_it_in_two_workers() -> None:
+    specs = ["ismcts:simulations=8,depth=40", "random"]
+    assert play_tournament(specs, 2, seed=11, workers=2) == play_tournament(specs, 2, seed=11, workers=1)
+
+
+@pytest.mark.parametrize(("game", "num_players"), TABLES)
+def test_training_opponents_hand_it_the_state(game: str, num_players: int) -> None:
+    pool = OpponentPool([("ismcts:simulations=4,depth=10", 1.0)], num_players, game=game)
+    env = sobek_env.SingleAgentEnv(pool, num_players=num_players, seat=0, game=game)
+    rng = random.Random(12)
+    env.reset(seed=13)
+    for _ in range(30):
+        legal = [a for a, ok in enumerate(env.action_masks()) if ok]
+        _, _, over, _, _ = env.step(rng.choice(legal))
+        if over:
+            break
