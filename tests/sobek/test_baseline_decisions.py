@@ -16,7 +16,7 @@ puts the rest face up in the discard, so the opponent's pile is seen at its real
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 import pytest
@@ -83,7 +83,7 @@ def best_score(state: GameState) -> int:
     """Seat 0's best final score over every way to play its decision to the game's end (an exhaustive search;
     the positions end the game with seat 0's round-end decision)."""
 
-    @lru_cache(maxsize=None)
+    @cache
     def search(text: str) -> int:
         s = GameState.from_json(text)
         if s.is_over:
