@@ -128,7 +128,7 @@ def test_illegal_action_terminate_mode_penalises_the_offender() -> None:
     ({"num_players": 5}, "num_players"),
     ({"observation_mode": "full"}, "observation_mode"),
     ({"reward_mode": "points"}, "reward_mode"),
-    ({"render_mode": "rgb_array"}, "render_mode"),
+    ({"render_mode": "rgb"}, "render_mode"),
     ({"illegal_action": "ignore"}, "illegal_action"),
     ({"scarabs": {"gold": 3}}, "gold"),
 ])
