@@ -49,12 +49,13 @@ def _depth(value: Any) -> int:
     return deepest
 
 
-def parse(text: str | bytes) -> Any:
-    """The JSON value of ``text``, refusing duplicate keys, NaN, over-long texts and deep nesting."""
+def parse(text: str | bytes, most: int = MAX_TEXT) -> Any:
+    """The JSON value of ``text``, refusing duplicate keys, NaN, texts over ``most`` characters and deep
+    nesting. Every game's state reader starts here."""
     if not isinstance(text, (str, bytes, bytearray)):
         raise StateFormatError(f"document: expected JSON text, got {type(text).__name__}")
-    if len(text) > MAX_TEXT:
-        raise StateFormatError(f"document: {len(text):,} characters, more than any state document ({MAX_TEXT:,})")
+    if len(text) > most:
+        raise StateFormatError(f"document: {len(text):,} characters, more than any state document ({most:,})")
     try:
         value = json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constant)
     except RecursionError:

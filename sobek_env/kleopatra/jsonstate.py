@@ -29,6 +29,7 @@ import random
 from operator import le
 from typing import Any
 
+from ..document import parse
 from ..errors import StateFormatError
 from . import strict
 from .catalogue import (
@@ -143,34 +144,9 @@ def dump(s: GameState) -> str:
 # ---------------------------------------------------------------------- reading
 
 
-def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    doc: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in doc:
-            raise StateFormatError(f"document: duplicate key {key!r:.40}")
-        doc[key] = value
-    return doc
-
-
-def _no_constant(name: str) -> Any:
-    raise StateFormatError(f"document: {name} is not a number JSON allows")
-
-
 def load(text: str | bytes) -> GameState:
     """Parse and validate a state document; raise StateFormatError naming the first bad field."""
-    if not isinstance(text, (str, bytes, bytearray)):
-        raise StateFormatError(f"document: expected JSON text, got {type(text).__name__}")
-    if len(text) > MAX_DOCUMENT:
-        raise StateFormatError(f"document: {len(text)} characters; a state document has at most {MAX_DOCUMENT}")
-    try:
-        doc = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
-    except RecursionError:
-        raise StateFormatError("document: nested too deeply") from None
-    except StateFormatError:
-        raise
-    except ValueError as exc:  # JSONDecodeError and bad encodings
-        raise StateFormatError(f"document: not valid JSON ({exc})") from None
-    return from_document(doc)
+    return from_document(parse(text, MAX_DOCUMENT))
 
 
 def from_document(doc: Any) -> GameState:
