@@ -34,7 +34,7 @@ def _seat_name(v: View, rel: int, seat: int) -> str:
     return "you" if rel == 0 else f"player_{(seat + rel) % v.num_players}"
 
 
-def _wall_sides(rules: Rules) -> list[str | None]:
+def wall_sides(rules: Rules) -> list[str | None]:
     """Per wall slot, the edge of the garden it runs along (left, back, right), if it lies on one."""
     size = rules.garden_size
     sides: list[str | None] = []
@@ -67,7 +67,7 @@ def garden_lines(v: View, rules: Rules, seat: int) -> list[str]:
     for rel, squares in enumerate(v.owned):
         for sq in squares:
             owner[sq] = str((seat + rel) % v.num_players)
-    sides = _wall_sides(rules)
+    sides = wall_sides(rules)
     left, right, back = {}, {}, {}
     for k, side in enumerate(sides):
         mark = "#" if v.walls[k] else ":"

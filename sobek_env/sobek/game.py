@@ -55,6 +55,7 @@ from .catalogue import (
 )
 from .decode import View
 from .observation import HIGH, Observer, describe_layout, encode_state, state_size
+from .picture import frame_size, picture
 from .render import action_help, render_text
 from .state import GameState
 
@@ -121,6 +122,19 @@ class SobekGame(Game):
 
     def render_text(self, state: GameState, seat: int | None = None, observation_mode: str = "original") -> str:
         return render_text(state, seat, observation_mode == "memory")
+
+    def render_rgb(self, state: GameState, seat: int | None = None, observation_mode: str = "original",
+                   full: bool = False) -> np.ndarray:
+        return picture(state, seat, observation_mode == "memory", full)
+
+    def frame_size(self, num_players: int) -> tuple[int, int]:
+        self.check_table(num_players)
+        return frame_size(num_players)
+
+    def render_rich(self, state: GameState, seat: int | None = None, observation_mode: str = "original") -> Any:
+        from .console import render_rich  # rich loads only when a terminal asks for it
+
+        return render_rich(state, seat, observation_mode == "memory")
 
     def statistics(self, state: GameState) -> list[dict[str, float]]:
         """Per seat, totals over the scored rounds (rules §8): round points, corruption (cards and 2 per
