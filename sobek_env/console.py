@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from .game import Game
 
 Colour = tuple[int, int, int]
+TIMES = "\N{MULTIPLICATION SIGN}"
 
 
 def rgb(colour: Colour) -> str:
@@ -39,8 +40,10 @@ def seat_name(seat: int, you: bool = False) -> Text:
 
 
 def chip(label: str, colour: Colour, count: int = 1) -> Text:
-    """A card or token as a coloured block: ``label`` on ``colour``, with ``xN`` when it stands for N."""
-    text = f" {label}{f' x{count}' if count > 1 else ''} "
+    """A card or token as a coloured block: ``label`` on ``colour``, with a multiplication sign and N when it
+    stands for N cards. The block is one word (its spaces become dashes), so a narrow terminal wraps between
+    chips, never inside one."""
+    text = f" {label.replace(' ', '-')}{f'{TIMES}{count}' if count > 1 else ''} "
     return Text(text, style=f"{rgb(text_colour(colour))} on {rgb(colour)}")
 
 

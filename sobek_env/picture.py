@@ -171,6 +171,20 @@ def save_gif(frames: Sequence[np.ndarray], path: str | os.PathLike, seconds: flo
     return path.stat().st_size
 
 
+def save_png(frame: np.ndarray, path: str | os.PathLike) -> None:
+    """Write one picture as a PNG (aside, then renamed, like :func:`save_gif`)."""
+    _pillow()
+    from PIL import Image
+
+    path = Path(path)
+    aside = path.with_name(f".{path.name}.tmp")
+    try:
+        Image.fromarray(np.asarray(frame, dtype=np.uint8)).save(aside, format="PNG", optimize=True)
+        os.replace(aside, path)
+    finally:
+        aside.unlink(missing_ok=True)
+
+
 def _palette(frames: Sequence[np.ndarray]) -> Any:
     """One 256-colour palette for a whole animation, from a sample of its frames side by side."""
     from PIL import Image

@@ -21,7 +21,8 @@ steps through a game in the terminal (``n``/Enter next, ``p`` previous, a number
 ``q`` quit), drawing the table in colour (rich) as seat K sees it (default: as the player to
 move sees it; ``--full``: every seat's view). ``--print`` prints every step, or only step N,
 as plain text without asking; ``--gif OUT`` draws them into an animated GIF (Pillow) of the
-game's pictures (``--full``: one picture with every hand open; ``--every K``: every K-th step).
+game's pictures (``--full``: one picture with every hand open; ``--every K``: every K-th step),
+and ``--png OUT`` the picture of step N (default: the last).
 """
 
 from __future__ import annotations
@@ -283,13 +284,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("file", type=Path, help="a replay file (evaluate.py --save-replays, play --save)")
     view = parser.add_mutually_exclusive_group()
     view.add_argument("--seat", type=int, help="draw the table as this seat sees it (default: the player to move)")
-    view.add_argument("--full", action="store_true", help="draw every seat's view")
+    view.add_argument("--full", action="store_true",
+                      help="draw every seat's view (in a picture: one table with every hand open)")
     parser.add_argument("--step", type=int, default=None, help="start at (or with --print, print only) this step")
-    parser.add_argument("--print", action="store_true", help="print the steps and exit instead of asking")
-    parser.add_argument("--gif", type=Path, metavar="OUT", help="write the steps as an animated GIF (needs Pillow)")
+    output = parser.add_mutually_exclusive_group()
+    output.add_argument("--print", action="store_true", help="print the steps and exit instead of asking")
+    output.add_argument("--gif", type=Path, metavar="OUT", help="write the steps as an animated GIF (needs Pillow)")
     parser.add_argument("--seconds", type=float, default=1.0, help="with --gif: seconds per step (default 1)")
     parser.add_argument("--every", type=int, default=1, metavar="K",
                         help="with --gif: draw every K-th step (and the last), for a shorter animation")
+    output.add_argument("--png", type=Path, metavar="OUT",
+                        help="write the picture of --step (default: the last step) as a PNG (needs Pillow)")
     args = parser.parse_args(argv)
     try:
         replay = Replay.load(args.file)
@@ -302,7 +307,14 @@ def main(argv: list[str] | None = None) -> None:
     if not args.seconds > 0 or args.every < 1:
         parser.error("--seconds must be more than 0 and --every 1 or more")
     try:
-        if args.gif:
+        if args.png:
+            from .picture import save_png
+
+            step = len(replay.actions) if args.step is None else args.step
+            state = list(replay.states())[step]
+            save_png(replay.game_object.render_rgb(state, args.seat, replay.mode, args.full), args.png)
+            print(f"wrote {args.png} (step {step})")
+        elif args.gif:
             from .picture import save_gif
 
             last = len(replay.actions)

@@ -214,3 +214,26 @@ def test_ctrl_c_leaves_cleanly(tmp_path: Path) -> None:
     assert term.status() == 130
     assert "Traceback" not in term.text and "KeyboardInterrupt" not in term.text
     assert not Replay.load(tmp_path / "g.jsonl").final_state().is_over
+
+
+def test_wait_shows_one_agent_move_per_key_and_the_table_in_colour(tmp_path: Path) -> None:
+    term = Terminal("--game", "kleopatra", "--players", "2", "--agents", "heuristic", "human", "--seed", "3",
+                    "--wait", "--pause", "0")
+    waits = 0
+    while waits < 4:
+        match = term.expect(re.compile(r"Enter: next move |player_1> "))
+        if match.group(0).startswith("Enter"):
+            moves = re.findall(r"player_\d \((?:heuristic|human)\): \S+", term.seen)
+            assert len(moves) == 1 and moves[0].startswith("player_0 (heuristic)")  # one move per key
+            waits += 1
+            term.type("")
+        else:
+            table = term.seen
+            assert "You (player_1)" in table and "You (player_0)" not in table
+            assert "sphinx alley" in table and "Market" in table and "Your choices:" in table
+            term.type("1")
+    term.expect(re.compile(r"Enter: next move |player_1> "))
+    os.write(term.fd, b"\x03")
+    term.expect("Game interrupted")
+    assert term.status() == 130
+    assert "Traceback" not in term.text

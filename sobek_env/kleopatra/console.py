@@ -64,8 +64,9 @@ def render_rich(s: GameState, seat: int | None = None, mode: str = "original") -
         eaten = ", ".join(f"player_{(seat + r) % n}" for r in range(n) if v.eliminated[r]) or "nobody"
         status = Text(f"Game over. Winner: {winners}; eaten by the crocodile: {eaten}", style="bold yellow")
     else:
-        status = Text.assemble(name(v.acting), f" to act: {PHASES[v.phase].description}  (",
-                               name(v.active), "'s turn)")
+        status = Text.assemble(name(v.acting), f" to act: {PHASES[v.phase].description}")
+        if v.active != v.acting:
+            status.append_text(Text.assemble("  (", name(v.active), "'s turn)"))
     steps = Text("Cleopatra: ")
     for i in range(CLEOPATRA_END + 1):
         steps.append(f"[{i}]" if i == v.cleopatra else f" {i} ", style="bold yellow" if i == v.cleopatra else "dim")
@@ -88,8 +89,8 @@ def render_rich(s: GameState, seat: int | None = None, mode: str = "original") -
     revealed = mode == "memory" or v.over  # rules §12: others' talents and amulets are secret until the end
     for r in range(n):
         label = name(r)
-        if r == v.active and not v.over:
-            label.append(" (turn)", style="dim")
+        if r == v.active and r and not v.over:
+            label.append(" (his turn)", style="dim")
         if v.over and v.eliminated[r]:
             label.append(" eaten", style="bold red")
         hidden = r > 0 and not revealed

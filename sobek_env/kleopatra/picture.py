@@ -56,7 +56,7 @@ UNIT_COLOURS = (*(KIND_COLOURS[r] for r in RESOURCES), KIND_COLOURS["trompe"], (
 BACK = (36, 92, 96)
 TILE_COLOURS = (
     (231, 138, 120), (120, 178, 226), (240, 196, 96), (150, 206, 140), (212, 140, 196), (120, 200, 196),
-    (236, 160, 70), (170, 150, 226), (200, 214, 110), (226, 120, 150), (110, 160, 130), (190, 170, 130),
+    (236, 160, 70), (170, 150, 226), (200, 214, 110), (226, 120, 150), (110, 160, 130), (140, 150, 172),
 )
 SAND, PALM, STONE_BUILT = (236, 220, 180), (60, 140, 70), (198, 170, 120)
 
@@ -313,8 +313,8 @@ def _palace(c: Canvas, v: View, rules: Rules, seat: int) -> None:
         _wall(c, rect, v.walls[k], f"W{k + 1}", side)
     # the throne on its pedestal, behind the back wall
     cx = gx + gw / 2
-    pedestal = (cx - 60, gy - 44, cx + 60, gy - 26)
-    throne = (cx - 20, gy - 78, cx + 20, gy - 46)
+    pedestal = (cx - 60, gy - 50, cx + 60, gy - 32)
+    throne = (cx - 20, gy - 84, cx + 20, gy - 52)
     _element(c, pedestal, v.pedestal, "pedestal")
     _element(c, throne, v.throne, "throne")
     # the gate's two parts at the front, the sphinx alley and the obelisks on the plaza
@@ -474,9 +474,10 @@ def _progress(c: Canvas, v: View, rules: Rules, seat: int) -> None:
     if any(v.last_places):  # the offers are revealed together (rules §10)
         n = v.num_players
         c.text((x, y + 166), "LAST CEREMONY: offer (place)", 11, MUTED, bold=True)
-        for r in range(n):
-            c.text((x + r * 120, y + 186), f"player_{(seat + r) % n}: {v.last_offers[r]} ({v.last_places[r]})", 10,
-                   SEAT_COLOURS[(seat + r) % n], bold=True)
+        for p in range(n):
+            r = (p - seat) % n
+            c.text((x + p * 120, y + 186), f"player_{p}: {v.last_offers[r]} ({v.last_places[r]})", 10,
+                   SEAT_COLOURS[p], bold=True)
 
 
 def _seat_panel(c: Canvas, v: View, own: dict[int, View], p: int, seat: int, mode: str) -> None:
@@ -530,9 +531,10 @@ def _seat_panel(c: Canvas, v: View, own: dict[int, View], p: int, seat: int, mod
         counts[FACE_DOWN] = v.hand_sizes[r]
         end = kinds_row(c, x0 + 10, y + 16, counts, right)
         known = v.shown_hands[r - 1] if v.shown[r - 1] else v.known_hands[r - 1]
-        if any(known):
-            c.text((end + 4, y + 2), "shown to you" if v.shown[r - 1] else "known", 9, MUTED)
-            kinds_row(c, end + 4, y + 16, known, right, rows=2)
+        if any(known):  # what the seat knows is among those cards
+            label = "shown to you:" if v.shown[r - 1] else "of which known:"
+            end += c.text((end + 2, y + 16 + MINI[1] / 2), label, 9, MUTED, anchor="lm") + 6
+            kinds_row(c, end, y + 16, known, right, rows=2)
 
 
 def _footer(c: Canvas, v: View, rules: Rules, seat: int) -> None:
@@ -547,7 +549,8 @@ def _footer(c: Canvas, v: View, rules: Rules, seat: int) -> None:
         order = sorted(range(n), key=lambda r: (v.eliminated[r], -v.talents[r]))
         c.text((x, y), "Final talents: " + ", ".join(
             f"{name(r)} {v.talents[r]}" + (" (eaten)" if v.eliminated[r] else "") for r in order), 12, INK, bold=True)
-        c.text((x, y + 20), "Amulets: " + ", ".join(f"{name(r)} {v.amulets[r]}" for r in range(n)), 11, INK)
+        c.text((x, y + 20), "Amulets: " + ", ".join(f"player_{p} {v.amulets[(p - seat) % n]}" for p in range(n)), 11,
+               INK)
         return
     c.text((x, y), f"player_{acting}: {PHASES[v.phase].description}", 11, INK)
     y += 20
@@ -556,10 +559,11 @@ def _footer(c: Canvas, v: View, rules: Rules, seat: int) -> None:
         px = x + 76
         for u, k in enumerate(v.pool):
             if k:
-                c.box((px, y, px + 22, y + 22), fill=UNIT_COLOURS[u], outline=shade(UNIT_COLOURS[u], 0.5), radius=3)
-                c.text((px + 11, y + 11), str(k), 11, text_colour(UNIT_COLOURS[u]), bold=True, anchor="mm")
-                c.text((px + 11, y + 30), UNITS[u][:5], 8, MUTED, anchor="mm")
-                px += 28
+                c.box((px + 9, y, px + 31, y + 22), fill=UNIT_COLOURS[u], outline=shade(UNIT_COLOURS[u], 0.5),
+                      radius=3)
+                c.text((px + 20, y + 11), str(k), 11, text_colour(UNIT_COLOURS[u]), bold=True, anchor="mm")
+                c.text((px + 20, y + 30), UNITS[u], 8, MUTED, anchor="mm")
+                px += 44
         c.text((px + 10, y + 4), "paid:", 10, MUTED)
         end = kinds_row(c, px + 42, y - 4, v.paid, px + 300, (20, 28))
         built = sum(v.built)
@@ -581,7 +585,10 @@ def _footer(c: Canvas, v: View, rules: Rules, seat: int) -> None:
                MUTED)
     if v.envoy_resource is not None:
         offers = ", ".join(f"{name(r)} {v.envoy_offers[r]}" for r in range(1, n))
-        c.text((x, y + 10), f"Envoy asks for {RESOURCES[v.envoy_resource]}; offers: {offers}", 10, MUTED)
+        accepting = "" if v.envoy_target is None else \
+            f"; accepting from {name(v.envoy_target)} ({v.envoy_accepted[v.envoy_target]} so far)"
+        c.text((x, y + 10), f"Envoy asks for {RESOURCES[v.envoy_resource]}; cards offered: {offers}{accepting}", 10,
+               MUTED)
     if any(v.vizier_drawn):
         c.text((x, y + 10), f"your Vizier drew (kept {v.vizier_kept}):", 10, MUTED)
         kinds_row(c, x + 190, y, v.vizier_drawn, 1100, (22, 30))

@@ -162,10 +162,10 @@ def _context(s: GameState, view, seat: int) -> list[RenderableType]:
     return out
 
 
-def _rounds(s: GameState) -> Table:
+def _rounds(s: GameState) -> Group:
     """The scored rounds (public, rules §10): round points, corruption, the most corrupt and the penalty."""
     n = s.rules.num_players
-    table = Table(title="Scored rounds: points / corruption / penalty (most corrupt in red)", title_justify="left")
+    table = Table()
     table.add_column("round")
     for p in range(n):
         table.add_column(seat_name(p))
@@ -177,4 +177,4 @@ def _rounds(s: GameState) -> Table:
             cells.append(Text(f"+{entry['points'][p]} / {entry['corruption'][p]}{penalty}",
                               style="bold red" if corrupt else ""))
         table.add_row(str(entry["round"]), *cells)
-    return table
+    return Group(Text("Scored rounds: points / corruption / penalty (the most corrupt in red)"), table)

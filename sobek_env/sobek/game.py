@@ -125,6 +125,7 @@ class SobekGame(Game):
 
     def render_rgb(self, state: GameState, seat: int | None = None, observation_mode: str = "original",
                    full: bool = False) -> np.ndarray:
+        self.check_table(state.num_players, observation_mode)
         return picture(state, seat, observation_mode == "memory", full)
 
     def frame_size(self, num_players: int) -> tuple[int, int]:
@@ -134,6 +135,7 @@ class SobekGame(Game):
     def render_rich(self, state: GameState, seat: int | None = None, observation_mode: str = "original") -> Any:
         from .console import render_rich  # rich loads only when a terminal asks for it
 
+        self.check_table(state.num_players, observation_mode)
         return render_rich(state, seat, observation_mode == "memory")
 
     def statistics(self, state: GameState) -> list[dict[str, float]]:

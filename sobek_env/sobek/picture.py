@@ -351,8 +351,8 @@ def _nile(c: Canvas, s: GameState) -> None:
     for i in range(down):
         draw_token(c, x + 14 + i * 30, top + 40, None)
     used = [(t, k) for t, k in enumerate(s.used_tokens) if k]
-    for i, (t, k) in enumerate(used):
-        draw_token(c, x + 14 + (down + i) * 30, top + 40, t, count=k)
+    for i, (t, k) in enumerate(used):  # wider apart: their names are under them
+        draw_token(c, x + 14 + down * 30 + i * 40, top + 40, t, count=k)
     c.text((x, top + 70), "played characters", 10, MUTED, bold=True)
     kinds_row(c, x, top + 86, [v if k >= FIRST_CHARACTER else 0 for k, v in enumerate(s.discard)], s.rules,
               c.width - 14, (20, 28))
@@ -437,7 +437,7 @@ def _set(c: Canvas, x: float, y: float, slot: int, cards: list[int], prosperity:
     if horizontal:
         caption = f"horizontal: {scarabs} pts"
     else:
-        caption = f"{total} x {scarabs + 2 * prosperity} = {vertical_value(TableSet(cards, prosperity), rules)}"
+        caption = f"{total} cards x {scarabs + 2 * prosperity} = {vertical_value(TableSet(cards, prosperity), rules)}"
     name = "amulets" if SET_SLOTS[slot] == "amulet" else SET_SLOTS[slot]
     c.text((x, y + MINI[1] + 4), name, 9, INK, bold=True)
     width = c.text((x, y + MINI[1] + 16), caption, 9, MUTED)
