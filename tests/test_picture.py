@@ -4,6 +4,7 @@ change drawn, Gymnasium's and PettingZoo's rendering, GIFs that read back, bad i
 
 from __future__ import annotations
 
+import importlib.util
 import itertools
 import random
 import subprocess
@@ -138,6 +139,9 @@ def test_a_bad_seat_is_refused_by_name(game_name: str) -> None:
             game.render_rgb(state, seat)
     with pytest.raises(ValueError, match="players"):
         game.frame_size(9)
+    for draw in (game.render_rgb, game.render_rich):
+        with pytest.raises(ValueError, match="observation_mode must be one of original, memory"):
+            draw(state, 0, "full")
 
 
 def test_save_gif_refuses_bad_frames_and_writes_nothing(tmp_path: Path) -> None:
@@ -165,7 +169,7 @@ def replay_file(tmp_path: Path, game_name: str, n: int, actions: int) -> Path:
 
 def run_replay(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "sobek_env.replay", *args], cwd=ROOT, capture_output=True,
-                          text=True, timeout=120)
+                          text=True, timeout=600)
 
 
 @pytest.mark.parametrize(("game_name", "n"), [("sobek", 4), ("kleopatra", 3)])
@@ -191,3 +195,16 @@ def test_replay_gif_refuses_bad_options_and_an_unwritable_place(tmp_path: Path) 
     result = run_replay(str(path), "--gif", str(tmp_path / "no" / "such" / "dir" / "a.gif"))
     assert result.returncode == 1 and "error:" in result.stderr and "Traceback" not in result.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["sobek.jsonl"]
+
+
+def test_the_picture_benchmark_reports_every_table(capsys: pytest.CaptureFixture) -> None:
+    spec = importlib.util.spec_from_file_location("bench_pictures", ROOT / "benchmarks" / "bench_pictures.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    bench.main(["--quick"])
+    rows = [line.split() for line in capsys.readouterr().out.splitlines()[1:]]
+    assert [(row[0], int(row[1])) for row in rows] == [(name, n) for name in sobek_env.GAMES
+                                                       for n in load_game(name).player_counts]
+    for row in rows:
+        assert tuple(map(int, (row[2], row[4]))) == load_game(row[0]).frame_size(int(row[1]))
+        assert all(float(v) > 0 for v in row[5:])
