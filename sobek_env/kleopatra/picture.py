@@ -146,7 +146,8 @@ def draw_card(c: Canvas, x: float, y: float, kind: int, size: tuple[int, int] = 
         c.badge((x + w - 2, y + 3), str(count), INK, 9)
 
 
-def kinds_row(c: Canvas, x: float, y: float, counts: list[int], right: float, size=MINI, rows: int = 1) -> float:
+def kinds_row(c: Canvas, x: float, y: float, counts: list[int], right: float, size: tuple[int, int] = MINI,
+              rows: int = 1) -> float:
     """Cards by kind (one per kind with a count badge; index :data:`FACE_DOWN` for backs) from ``x`` to
     ``right``, in up to ``rows`` rows; where the last row ended. What does not fit is summed in a note."""
     shown = [k for k in range(len(counts)) if counts[k]]

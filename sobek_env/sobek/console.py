@@ -25,15 +25,16 @@ from .catalogue import (
     START,
     TAKE_WINDOW,
     TOKENS,
+    Rules,
 )
 from .phases import BuildSet, CourtesanCard, Guild, HorizontalSet
 from .picture import BACK_COLOURS, HAND_ORDER, TOKEN_COLOURS, card_colour
 from .scoring import TableSet, scarabs_of, vertical_value
 from .state import GameState
-from .view import seat_view
+from .view import SeatView, seat_view
 
 
-def card_label(kind: int, rules) -> str:
+def card_label(kind: int, rules: Rules) -> str:
     """A card's name on its chip: the goods with a dot per scarab (``ivory...``), ``start`` for a green card,
     the character's or the amulet's name."""
     if kind >= FIRST_CHARACTER or kind == AMULET:
@@ -44,7 +45,7 @@ def card_label(kind: int, rules) -> str:
     return goods + "•" * rules.kind_scarabs[kind]
 
 
-def card_chips(counts: list[int], rules) -> Text:
+def card_chips(counts: list[int], rules: Rules) -> Text:
     return chips(chip(card_label(k, rules), card_colour(k, rules), counts[k]) for k in HAND_ORDER if counts[k])
 
 
@@ -141,7 +142,7 @@ def _sets(s: GameState, p: int) -> Text:
     return out if out else Text("-", style="dim")
 
 
-def _context(s: GameState, view, seat: int) -> list[RenderableType]:
+def _context(s: GameState, view: SeatView, seat: int) -> list[RenderableType]:
     """What is being decided, as far as ``seat`` may see it."""
     rules, pending, out = s.rules, s.pending, []
     if isinstance(pending, (BuildSet, HorizontalSet)):

@@ -38,6 +38,7 @@ from .catalogue import (
     START,
     TAKE_WINDOW,
     TOKENS,
+    Rules,
     symbol_at,
 )
 from .phases import BuildSet, CourtesanCard, Guild, HorizontalSet
@@ -123,8 +124,8 @@ def _background(n: int) -> Any:
 # ---------------------------------------------------------------------- cards, tokens and hieroglyphs
 
 
-def card_colour(kind: int, rules) -> tuple[int, int, int]:
-    """The face colour of a card kind: its goods' (a character: its family's), the amulet's."""
+def card_colour(kind: int, rules: Rules) -> tuple[int, int, int]:
+    """The face colour of a card kind: its goods' colour, the amulet's, or a character's orange."""
     if kind == AMULET:
         return GOODS_COLOURS["amulet"]
     if kind >= FIRST_CHARACTER:
@@ -132,7 +133,7 @@ def card_colour(kind: int, rules) -> tuple[int, int, int]:
     return GOODS_COLOURS[GOODS[rules.kind_goods[kind]]]
 
 
-def draw_card(c: Canvas, x: float, y: float, kind: int, rules, size: tuple[int, int] = MINI,
+def draw_card(c: Canvas, x: float, y: float, kind: int, rules: Rules, size: tuple[int, int] = MINI,
               count: int = 1) -> None:
     """A card face up: goods colour, its scarabs as dots, a green corner for a start card, a character's
     letters over its family's colour, an ankh for the amulet; a badge with ``count`` if more than one."""
@@ -238,7 +239,8 @@ def draw_token(c: Canvas, cx: float, cy: float, token: int | None, r: float = 13
         c.badge((cx + r - 2, cy - r + 2), str(count), INK, 9)
 
 
-def kinds_row(c: Canvas, x: float, y: float, counts: list[int], rules, right: float, size=MINI) -> float:
+def kinds_row(c: Canvas, x: float, y: float, counts: list[int], rules: Rules, right: float,
+              size: tuple[int, int] = MINI) -> float:
     """Cards by kind from ``x`` (one card per kind, a badge for the count) up to ``right``; where it ended.
     Kinds that do not fit are summed in a ``+k`` note."""
     step = size[0] + 5
@@ -373,7 +375,7 @@ def _seat_panel(c: Canvas, s: GameState, p: int, views: dict[int, SeatView], sea
     c.text((30, top + 46), f"{s.markers[p]}", 24, INK, bold=True)
     c.text((30, top + 74), "points", 9, MUTED)
     own = views.get(p)
-    pile = sum(s.piles[p]) if own is not None or views[seat].known_piles is not None else None
+    pile = sum(s.piles[p]) if own is not None or views[seat].opponent_piles else None
     # the corruption pile: a face-down stack, its size when the seat may know it (rules §10)
     c.box((96, top + 44, 126, top + 84), fill=(90, 70, 60), outline=(40, 30, 25), radius=3)
     c.text((111, top + 64), "?" if pile is None else str(pile), 13, WHITE, bold=True, anchor="mm")
@@ -385,7 +387,7 @@ def _seat_panel(c: Canvas, s: GameState, p: int, views: dict[int, SeatView], sea
     backs = s.hand_backs(p)
     c.text((x, y), f"hand {sum(backs)}", 10, MUTED, bold=True)
     if own is not None:
-        end = kinds_row(c, x + 52, y, own.hand, rules, 700)
+        kinds_row(c, x + 52, y, own.hand, rules, 700)
     else:
         end = x + 52
         for b, k in enumerate(backs):
@@ -422,7 +424,7 @@ def _seat_panel(c: Canvas, s: GameState, p: int, views: dict[int, SeatView], sea
 
 
 def _set(c: Canvas, x: float, y: float, slot: int, cards: list[int], prosperity: int, horizontal: bool,
-         rules) -> float:
+         rules: Rules) -> float:
     """One set as a fan of its cards with its worth under it; where it ends."""
     kinds = [k for k in HAND_ORDER for _ in range(cards[k])]
     total = len(kinds)
