@@ -70,26 +70,20 @@ def shade(colour: tuple[int, int, int], factor: float) -> tuple[int, int, int]:
 
 
 class Canvas:
-    """A page of a fixed size and Pillow's drawing on it, with the project's few shapes."""
+    """Pillow's drawing on one picture, with the project's few shapes. ``Canvas.blank(w, h)`` starts a page;
+    ``Canvas(background.copy())`` draws over a copy of a background drawn once."""
 
-    def __init__(self, width: int, height: int, background: tuple[int, int, int] = PAPER) -> None:
-        PIL = _pillow()
+    def __init__(self, image: Any) -> None:
         from PIL import ImageDraw
 
-        self.image = PIL.Image.new("RGB", (width, height), background)
-        self.draw = ImageDraw.Draw(self.image)
-        self.width, self.height = width, height
+        self.image = image
+        self.draw = ImageDraw.Draw(image)
+        self.width, self.height = image.size
 
     @classmethod
-    def from_image(cls, image: Any) -> Canvas:
-        """A canvas on a copy of ``image`` (a background drawn once and reused)."""
-        from PIL import ImageDraw
-
-        canvas = cls.__new__(cls)
-        canvas.image = image.copy()
-        canvas.draw = ImageDraw.Draw(canvas.image)
-        canvas.width, canvas.height = canvas.image.size
-        return canvas
+    def blank(cls, width: int, height: int, background: tuple[int, int, int] = PAPER) -> Canvas:
+        """A page of ``width`` x ``height`` pixels in ``background``."""
+        return cls(_pillow().Image.new("RGB", (width, height), background))
 
     def text(self, xy: tuple[float, float], text: str, size: int = 12, fill: tuple[int, int, int] = INK,
              bold: bool = False, anchor: str = "la") -> float:
@@ -101,6 +95,14 @@ class Canvas:
 
     def width_of(self, text: str, size: int = 12, bold: bool = False) -> float:
         return font(size, bold).getlength(text)
+
+    def fit(self, text: str, width: float, size: int = 12, bold: bool = False) -> str:
+        """``text``, shortened with an ellipsis if need be to fit in ``width`` pixels."""
+        if self.width_of(text, size, bold) <= width:
+            return text
+        while text and self.width_of(text + "...", size, bold) > width:
+            text = text[:-1]
+        return text.rstrip() + "..."
 
     def box(self, rect: tuple[float, float, float, float], fill: tuple[int, int, int] | None = None,
             outline: tuple[int, int, int] | None = None, width: int = 1, radius: int = 0) -> None:
@@ -138,7 +140,7 @@ CAPTION_HEIGHT = 24
 
 def captioned(frame: np.ndarray, text: str) -> np.ndarray:
     """``frame`` with a strip of :data:`CAPTION_HEIGHT` pixels above it holding ``text`` (a replay's step)."""
-    canvas = Canvas(frame.shape[1], CAPTION_HEIGHT, (28, 24, 20))
+    canvas = Canvas.blank(frame.shape[1], CAPTION_HEIGHT, (28, 24, 20))
     canvas.text((10, CAPTION_HEIGHT / 2), text, 12, WHITE, anchor="lm")
     return np.concatenate([canvas.array(), frame], axis=0)
 

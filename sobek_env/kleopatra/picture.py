@@ -82,7 +82,7 @@ def picture(s: GameState, seat: int | None = None, mode: str = "original", full:
         raise ValueError(f"seat must be a seat of this {n}-player game (0 to {n - 1}), got {seat!r}")
     v = view(s, seat, mode)
     own = {p: view(s, p, mode) for p in range(n)} if full else {seat: v}
-    c = Canvas.from_image(_background(s.rules))
+    c = Canvas(_background(s.rules).copy())
     _status(c, v, s.rules, seat, full)
     _palace(c, v, s.rules, seat)
     _market(c, v)
@@ -96,7 +96,7 @@ def picture(s: GameState, seat: int | None = None, mode: str = "original", full:
 @cache
 def _background(rules: Rules) -> Any:
     """What every picture of a rules set shares (the frames, the garden's squares and palms), drawn once."""
-    c = Canvas(WIDTH, HEIGHT, PAPER)
+    c = Canvas.blank(WIDTH, HEIGHT, PAPER)
     c.box((0, 0, WIDTH, 38), fill=(40, 54, 80))
     c.text((14, 19), "KLEOPATRA", 18, (240, 210, 120), bold=True, anchor="lm")
     c.panel(PALACE, "THE PALACE (seen from above, the back on top)")
@@ -244,8 +244,8 @@ def _dashed_box(c: Canvas, rect: tuple[float, float, float, float], colour: tupl
 def _status(c: Canvas, v: View, rules: Rules, seat: int, full: bool) -> None:
     n = v.num_players
     c.text((138, 19), f"turn {v.turn} - {n} players", 13, WHITE, anchor="lm")
-    c.text((WIDTH - 14, 19), "full view (every hand open)" if full else f"as player_{seat} sees it", 12,
-           (210, 215, 230), anchor="rm")
+    who = "full view (every hand open)" if full else f"as player_{seat} sees it"
+    right = WIDTH - 14 - c.text((WIDTH - 14, 19), who, 12, (210, 215, 230), anchor="rm") - 16
     if v.over:
         winners = ", ".join(f"player_{(seat + r) % n}" for r in range(n) if v.winners[r])
         c.text((330, 19), f"Game over - winner{'s' if sum(v.winners) > 1 else ''}: {winners}", 14, HIGHLIGHT,
@@ -253,9 +253,8 @@ def _status(c: Canvas, v: View, rules: Rules, seat: int, full: bool) -> None:
         return
     acting = (seat + v.acting) % n
     c.disc((340, 19), 8, SEAT_COLOURS[acting], WHITE, 2)
-    what = PHASES[v.phase].description
-    c.text((354, 19), f"player_{acting} to act: {what if len(what) < 80 else what[:77] + '...'}", 12, WHITE,
-           bold=True, anchor="lm")
+    what = f"player_{acting} to act: {PHASES[v.phase].description}"
+    c.text((354, 19), c.fit(what, right - 354, 12, True), 12, WHITE, bold=True, anchor="lm")
 
 
 def _palace(c: Canvas, v: View, rules: Rules, seat: int) -> None:

@@ -27,7 +27,7 @@ from .catalogue import (
     TOKENS,
     Rules,
 )
-from .phases import BuildSet, CourtesanCard, Guild, HorizontalSet
+from .phases import TURN_START, BuildSet, CourtesanCard, Guild, HorizontalSet
 from .picture import BACK_COLOURS, HAND_ORDER, TOKEN_COLOURS, card_colour
 from .scoring import TableSet, scarabs_of, vertical_value
 from .state import GameState
@@ -63,9 +63,7 @@ def render_rich(s: GameState, seat: int | None = None, memory: bool = False) -> 
     if s.over:
         status = Text("Game over. Winner: " + ", ".join(f"player_{p}" for p in s.winners), style="bold yellow")
     else:
-        status = Text.assemble(seat_name(s.current_player), " to move: ",
-                               s.pending.description if s.pending else "start of a turn: take a Nile card, "
-                                                                       "play a character or lay a set")
+        status = Text.assemble(seat_name(s.current_player), " to move: ", (s.pending or TURN_START).description)
     scores = Text("Scores: ")
     for p in range(n):
         scores.append_text(seat_name(p))

@@ -41,7 +41,7 @@ from .catalogue import (
     Rules,
     symbol_at,
 )
-from .phases import BuildSet, CourtesanCard, Guild, HorizontalSet
+from .phases import TURN_START, BuildSet, CourtesanCard, Guild, HorizontalSet
 from .scoring import TableSet, scarabs_of, vertical_value
 from .state import GameState
 from .view import SeatView, seat_view
@@ -76,6 +76,7 @@ SEAT_HEIGHT, SEAT_GAP, FOOTER_HEIGHT = 140, 6, 112
 TRACK_SPACES, TRACK_ROW = 100, 50      # the board's loop of 100 spaces, drawn as two rows
 MINI = (26, 36)                        # a card in a hand, a pile or a set
 NILE_CARD = (70, 100)
+MAX_SCARAB_DOTS = 3                    # a card with more scarabs shows their number
 
 
 def frame_size(num_players: int) -> tuple[int, int]:
@@ -90,7 +91,7 @@ def picture(s: GameState, seat: int | None = None, memory: bool = False, full: b
     seat = s.current_player if seat is None else seat
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
         raise ValueError(f"seat must be a seat of this {n}-player game (0 to {n - 1}), got {seat!r}")
-    canvas = Canvas.from_image(_background(n))
+    canvas = Canvas(_background(n).copy())
     views = {p: seat_view(s, p, memory) for p in range(n)} if full else {seat: seat_view(s, seat, memory)}
     _status(canvas, s, seat, full)
     _markers(canvas, s)
@@ -105,7 +106,7 @@ def picture(s: GameState, seat: int | None = None, memory: bool = False, full: b
 def _background(n: int) -> Any:
     """What every picture of an ``n``-player game shares (the track, the frames of the panels), drawn once."""
     height, width = frame_size(n)
-    c = Canvas(width, height, PAPER)
+    c = Canvas.blank(width, height, PAPER)
     c.box((0, 0, c.width, 38), fill=(60, 48, 36))
     c.text((14, 19), "SOBEK", 18, (240, 210, 120), bold=True, anchor="lm")
     _track(c)
@@ -157,7 +158,10 @@ def draw_card(c: Canvas, x: float, y: float, kind: int, rules: Rules, size: tupl
         scarabs = rules.kind_scarabs[kind]
         if big:
             c.text((x + w / 2, y + 6), GOODS[rules.kind_goods[kind]], 11, ink, bold=True, anchor="ma")
-        if big:
+        if scarabs > MAX_SCARAB_DOTS:  # more than dots can show (the rules option allows up to 9)
+            c.text((x + (w / 2 if big else 8), y + h * (0.58 if big else 0.3)), str(scarabs), 18 if big else 10, ink,
+                   bold=True, anchor="mm")
+        elif big:
             for i in range(scarabs):
                 _scarab(c, x + w / 2 + (i - (scarabs - 1) / 2) * 18, y + h * 0.58, 7, ink)
         else:  # a column at the left edge, so that a fanned set still shows every card's scarabs
@@ -264,7 +268,7 @@ def _status(c: Canvas, s: GameState, seat: int, full: bool) -> None:
     n = s.rules.num_players
     c.text((92, 19), f"round {s.round} of {ROUNDS} - {n} players", 13, WHITE, anchor="lm")
     who = "full view (every hand open)" if full else f"as player_{seat} sees it"
-    c.text((c.width - 14, 19), who, 12, (220, 210, 190), anchor="rm")
+    right = c.width - 14 - c.text((c.width - 14, 19), who, 12, (220, 210, 190), anchor="rm") - 16
     if s.over:
         best = ", ".join(f"player_{p}" for p in s.winners)
         text, colour = f"Game over - winner{'s' if len(s.winners) > 1 else ''}: {best}", HIGHLIGHT
@@ -272,12 +276,9 @@ def _status(c: Canvas, s: GameState, seat: int, full: bool) -> None:
         return
     mover = s.current_player
     c.disc((340, 19), 8, SEAT_COLOURS[mover], WHITE, 2)
-    what = s.pending.description if s.pending else "start of a turn"
-    c.text((354, 19), f"player_{mover} to move: {_short(what, 88)}", 12, WHITE, bold=True, anchor="lm")
-
-
-def _short(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[:limit - 1] + "..."
+    what = (s.pending or TURN_START).description
+    c.text((354, 19), c.fit(f"player_{mover} to move: {what}", right - 354, 12, True), 12, WHITE, bold=True,
+           anchor="lm")
 
 
 TRACK_LEFT, TRACK_SPACE, TRACK_ROW_HEIGHT = 44, 22, 38
@@ -453,9 +454,8 @@ def _footer(c: Canvas, s: GameState, views: dict[int, SeatView], seat: int, top:
         order = sorted(range(n), key=lambda p: -s.markers[p])
         c.text((x, y), "Final scores: " + ", ".join(f"player_{p} {s.markers[p]}" for p in order), 12, INK, bold=True)
     else:
-        what = s.pending.description if s.pending else "start of a turn: take a Nile card, play a character or " \
-                                                       "lay a set"
-        c.text((x, y), f"player_{s.current_player}: {_short(what, 95)}", 11, INK)
+        what = (s.pending or TURN_START).description
+        c.text((x, y), c.fit(f"player_{s.current_player}: {what}", 670, 11), 11, INK)
     y += 20
     pending = s.pending
     viewer = views[seat]
