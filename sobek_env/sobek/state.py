@@ -183,15 +183,18 @@ class GameState:
 
     def legal_actions(self) -> list[int]:
         """The sorted legal action ids for ``current_player`` ([] once the game is over)."""
-        return list(self._legal_ids())
+        legal = self._legal  # kept until the next apply; read here and there without a call when kept
+        return list(self._legal_ids() if legal is None else legal)
 
     def _legal_ids(self) -> list[int]:
-        if self._legal is None:
+        legal = self._legal
+        if legal is None:
             if self.over:
-                self._legal = []
+                legal = []
             else:
-                self._legal = (TURN_START if self.pending is None else self.pending).legal(self)
-        return self._legal
+                legal = (TURN_START if self.pending is None else self.pending).legal(self)
+            self._legal = legal
+        return legal
 
     def apply(self, action: int) -> None:
         """Play ``action`` for ``current_player``.
@@ -204,11 +207,14 @@ class GameState:
                 raise IllegalActionError(
                     f"an action must be an integer id from 0 to {A.NUM_ACTIONS - 1}, got {action!r}")
             action = int(action)
-        legal = self._legal_ids()
+        legal = self._legal
+        if legal is None:
+            legal = self._legal_ids()
         if action not in legal:
             raise IllegalActionError(self._illegal_message(action, legal))
         self._legal = None
-        (TURN_START if self.pending is None else self.pending).apply(self, action)
+        pending = self.pending
+        (TURN_START if pending is None else pending).apply(self, action)
 
     def _illegal_message(self, action: int, legal: list[int]) -> str:
         if self.over:
@@ -556,8 +562,8 @@ class GameState:
             "curses": list(self.curses),
             "most_corrupt": corrupt,
             "penalty": penalty,
-            "horizontal": [[sum(cards[k] for _, cards in self.horizontal[p]) for k in range(NUM_KINDS)]
-                           for p in range(n)],
+            "horizontal": [[sum(column) for column in zip(*(cards for _, cards in self.horizontal[p]))]
+                           if self.horizontal[p] else [0] * NUM_KINDS for p in range(n)],
         })
         self.emit("round:scored")
         if len(corrupt) > 1:
