@@ -258,7 +258,8 @@ class GameState:
 
     def legal_actions(self) -> list[int]:
         """The sorted legal action ids of ``current_player`` ([] once the game is over)."""
-        return list(self._legal_ids())
+        legal = self._legal  # kept until the next apply; read here and there without a call when kept
+        return list(self._legal_ids() if legal is None else legal)
 
     def _legal_ids(self) -> list[int]:
         legal = self._legal

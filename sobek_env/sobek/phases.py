@@ -11,6 +11,7 @@ phase types in the order of the observation's one-hot ``phase`` section.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from itertools import compress
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from .. import document as D
@@ -59,6 +60,8 @@ if TYPE_CHECKING:
     from .state import GameState
 
 ALL_GOODS = tuple(range(len(GOODS)))
+CHARACTER_ACTIONS = tuple(A.CHARACTER + k - FIRST_CHARACTER for k in CHARACTER_KINDS)  # the last kinds of a hand
+SET_ACTIONS = tuple(A.SET + g for g in ALL_GOODS)
 Fault = tuple[str, str] | None  # (field of the pending document, what is wrong), or None
 
 
@@ -128,11 +131,13 @@ class TurnStart(SobekPhase):
     __slots__ = ()
 
     def legal(self, s: GameState) -> list[int]:
-        p = s.current_player
-        hand = s.hands[p]
+        hand = s.hands[s.current_player]
         out = list(range(A.TAKE, A.TAKE + min(TAKE_WINDOW, len(s.nile))))
-        out += [A.CHARACTER + k - FIRST_CHARACTER for k in CHARACTER_KINDS if hand[k]]
-        out += [A.SET + g for g in ALL_GOODS if s.fitting_in_hand(p, g) >= SET_MIN_CARDS]
+        out += compress(CHARACTER_ACTIONS, hand[FIRST_CHARACTER:])
+        # s.fitting_in_hand, without a call per goods: this runs at most steps
+        for action, fitting in zip(SET_ACTIONS, s.rules.fit_counts):
+            if sum(fitting(hand)) >= SET_MIN_CARDS:
+                out.append(action)
         return out
 
     def apply(self, s: GameState, a: int) -> None:

@@ -49,8 +49,8 @@ def render_text(s: GameState, seat: int | None = None, memory: bool = False) -> 
             back_text = ", ".join(f"{c} {BACKS[b]}" for b, c in enumerate(backs) if c) or "empty"
             lines.append(f"player_{p}: hand {sum(backs)} ({back_text})")
             if view.known_hands is not None:
-                lines.append(f"    remembered in hand: {_cards(view.known_hands[i - 1])}; "
-                             f"in pile ({sum(s.piles[p])} cards): {_cards(view.known_piles[i - 1])}")
+                lines.append(f"    remembered in hand: {_cards(view.known_hands[p])}; "
+                             f"in pile ({sum(s.piles[p])} cards): {_cards(view.known_piles[p])}")
         sets = [
             f"{_set_name(g)}: {_cards(t.cards)}" + (f" +{t.prosperity} prosperity" if t.prosperity else "")
             for g, t in enumerate(s.sets[p]) if t is not None
