@@ -104,7 +104,8 @@ class Terminal:
         env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "200"}
         self.pid, self.fd = pty.fork()
         if self.pid == 0:  # the child: its controlling terminal is the pty, so Ctrl-C is a SIGINT
-            signal.signal(signal.SIGINT, signal.SIG_DFL)  # a runner in the background may have it ignored
+            signal.signal(signal.SIGINT, signal.SIG_DFL)  # a runner in the background may have it ignored,
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # or blocked (the mask survives exec)
             os.chdir(ROOT)
             os.execve(sys.executable, [sys.executable, "-m", "sobek_env.play", *args], env)
         self.text = ""
