@@ -33,7 +33,7 @@ from .catalogue import (
 )
 from .phases import PHASES
 from .picture import BACK, KIND_COLOURS, PALM, SAND, STONE_BUILT, TILE_COLOURS, UNIT_COLOURS, tile_squares
-from .render import wall_sides
+from .render import wall_edges
 from .state import GameState
 from .view import EMPTY, FACE_DOWN, View, view
 
@@ -123,15 +123,7 @@ def palace(v: View, rules: Rules, seat: int) -> Text:
                 at[sq] = t
     owner = {sq: (seat + r) % n for r, squares in enumerate(v.owned) for sq in squares}
     sanctuaries, palms = set(v.sanctuaries), set(rules.palms)
-    left, right, back = {}, {}, {}
-    for k, side in enumerate(wall_sides(rules)):
-        for sq in rules.wall_slots[k]:
-            if side == "left":
-                left[sq // 8] = k
-            elif side == "right":
-                right[sq // 8] = k
-            elif side == "back":
-                back[sq % 8] = k
+    left, right, back = wall_edges(rules)
 
     def wall(k: int | None, width: int) -> Text:
         if k is None:
