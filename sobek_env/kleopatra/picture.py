@@ -83,7 +83,7 @@ def picture(s: GameState, seat: int | None = None, mode: str = "original", full:
     v = view(s, seat, mode)
     own = {p: view(s, p, mode) for p in range(n)} if full else {seat: v}
     c = Canvas(_background(s.rules).copy())
-    _status(c, v, s.rules, seat, full)
+    _status(c, v, seat, full)
     _palace(c, v, s.rules, seat)
     _market(c, v)
     _progress(c, v, s.rules, seat)
@@ -241,7 +241,7 @@ def _dashed_box(c: Canvas, rect: tuple[float, float, float, float], colour: tupl
 # ---------------------------------------------------------------------- the parts of the table
 
 
-def _status(c: Canvas, v: View, rules: Rules, seat: int, full: bool) -> None:
+def _status(c: Canvas, v: View, seat: int, full: bool) -> None:
     n = v.num_players
     c.text((138, 19), f"turn {v.turn} - {n} players", 13, WHITE, anchor="lm")
     who = "full view (every hand open)" if full else f"as player_{seat} sees it"
