@@ -176,7 +176,8 @@ class BuildSet(SobekPhase):
 
     def legal(self, s: GameState) -> list[int]:
         hand = s.hands[s.current_player]
-        out = sorted(A.CARD + k for k in s.rules.fits[self.goods] if hand[k])
+        out = [A.CARD + k for k in s.rules.fits[self.goods] if hand[k]]
+        out.sort()  # fits lists the amulet last, though characters' ids are above it
         if sum(self.cards) >= SET_MIN_CARDS:
             out.append(A.DONE)
         return out
@@ -747,7 +748,8 @@ class HorizontalSet(RoundEndPhase):
 
     def legal(self, s: GameState) -> list[int]:
         hand = s.hands[s.current_player]
-        out = sorted(A.CARD + k for k in s.rules.fits[self.goods] if hand[k])
+        out = [A.CARD + k for k in s.rules.fits[self.goods] if hand[k]]
+        out.sort()  # fits lists the amulet last, though characters' ids are above it
         if sum(self.cards) >= SET_MIN_CARDS:
             out.append(A.DONE)
         return out
