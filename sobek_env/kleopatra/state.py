@@ -258,8 +258,7 @@ class GameState:
 
     def legal_actions(self) -> list[int]:
         """The sorted legal action ids of ``current_player`` ([] once the game is over)."""
-        legal = self._legal  # kept until the next apply; read here and there without a call when kept
-        return list(self._legal_ids() if legal is None else legal)
+        return list(self._legal_ids())
 
     def _legal_ids(self) -> list[int]:
         legal = self._legal
