@@ -51,25 +51,25 @@ from sobek_env.kleopatra.catalogue import (
     STANDARD,
     VIZIER,
 )
+from sobek_env.kleopatra.phases import cover
 
 from .common import (
+    CARD_COUNTS,
     MAX_BUILDS,
     UNSEEN_CORRUPT,
     Plan,
     Position,
-    _candidates,
     bid_step,
     bonus,
     build_action,
+    candidate_costs,
     corrupt_cards,
     hand_units,
     mosaic_step,
     pay_action,
     payment,
-    position,
     room,
     stall_cards,
-    total_cost,
     unit_worth,
     value_counts,
 )
@@ -88,13 +88,15 @@ SMALL_SANCTUARY = 2      # squares: smaller sanctuaries wait for a bigger one wh
 TILES_LEFT = 5           # ... that many tiles or fewer: take any sanctuary
 CEREMONY_PLACES = (-3, 1, 2, 3, 4)
 MARKET_KEPT = 0.6        # share of a market visit's gain still there after a quarry visit (a turn later)
-ENDING = 0.6             # weight of a hand's prospects once Cleopatra is one step from the palace
+PROSPECT_WEIGHT = 0.85   # weight of what a hand is heading for against talents earned now (it may never be built)
+ENDING = 0.6             # ... times this once Cleopatra is one step from the palace
 BEGGAR_GAIN = 1.6        # talents an opponent's answer to a Beggar is worth (2 talents or a card)
 COURTESAN_GAIN = 2.0     # talents the best card of the discard pile adds, unseen
 VIZIER_GAIN = 1.5        # talents a Vizier's draw adds, unseen (it keeps only what pays)
 CHARACTER_OPTION = 0.5   # a character that can be played for no amulet (Envoy, Scribe)
 ENVOY_SWING = 1.5        # an accepted Envoy card moves an amulet to the player from an opponent
 LIMIT_CARD = 0.6         # talents a card discarded at the hand limit is worth, unseen
+UNSEEN_MIX = np.array(CARD_COUNTS, dtype=float) / sum(CARD_COUNTS)  # a face-down card: the catalogue's mix
 
 
 def check_tolerance(tolerance: object) -> float:
@@ -169,7 +171,7 @@ class HeuristicAgent(GreedyAgent):
 
     def ending(self, p: Position) -> float:
         """Weight of what a hand is heading for: less once the game may end at the next completed category."""
-        return ENDING if p.view.cleopatra >= 4 else 1.0
+        return PROSPECT_WEIGHT * (ENDING if p.view.cleopatra >= 4 else 1.0)
 
     def hand_worth(self, p: Position, hand: list[int] | np.ndarray, merchants: int | None = None) -> float:
         merchants = p.view.merchants[0] if merchants is None else merchants
@@ -211,9 +213,7 @@ class HeuristicAgent(GreedyAgent):
         mix, every corrupt card at the amulet price, characters at their worth, and the hand limit."""
         v = p.view
         up, down = stall_cards(v.stalls[s])
-        hand = np.array(v.hand, dtype=float) + np.array(up, dtype=float)
-        unseen = np.array([c / sum(self._catalogue()) for c in self._catalogue()])
-        hand += down * unseen
+        hand = np.array(v.hand, dtype=float) + np.array(up, dtype=float) + down * UNSEEN_MIX
         worth = self.hand_worth(p, hand)
         amulets = sum(up[k] for k in RESOURCE_KINDS if CORRUPT[k]) + down * UNSEEN_CORRUPT
         worth -= self.amulet_price(p, amulets) * amulets
@@ -222,11 +222,6 @@ class HeuristicAgent(GreedyAgent):
         if over > 0 and not v.hand[SMUGGLER] and not up[SMUGGLER]:
             worth -= self.amulet_price(p) + LIMIT_CARD * over
         return worth
-
-    @staticmethod
-    def _catalogue() -> list[int]:
-        from .common import CARD_COUNTS
-        return list(CARD_COUNTS)
 
     def turn(self, p: Position) -> int:
         action = self.character(p)
@@ -248,18 +243,15 @@ class HeuristicAgent(GreedyAgent):
     def visit(self, p: Position, hand: list[int], merchants: int, pool: list[int], already: int) -> Plan | None:
         """The best set of elements to build now from ``pool``, ``hand`` and ``merchants``: talents (and the
         build bonus) less the merchants' end value, plus the worth of what it leaves for the next target."""
-        from sobek_env.kleopatra.phases import cover
-
-        v = p.view
         trompe_ok = tuple(r in p.rules.trompe_stands_for for r in range(5))
         units = [pool[i] + hand_units(hand)[i] for i in range(7)]
         units[6] += merchants
         pr = self.prospects(p)
         best: Plan | None = None
-        for counts in _candidates(room(p), MAX_BUILDS):
-            need = total_cost(counts)
-            if not cover(units, tuple(need), trompe_ok):
+        for fixed, need in candidate_costs(tuple(room(p)), MAX_BUILDS):
+            if not cover(units, need, trompe_ok):
                 continue
+            counts = list(fixed)
             paid = payment(pool, need, hand, merchants, trompe_ok, True)
             if paid is None:
                 continue
@@ -272,8 +264,7 @@ class HeuristicAgent(GreedyAgent):
             after = pr.hand_worth(left, merchants - used, built=np.array(counts)) * self.ending(p)
             value = talents - MERCHANT_VALUE * used + after
             if best is None or value > best.value:
-                best = Plan(list(counts), slots, parts, cards, used, talents, value)
-        del v
+                best = Plan(counts, slots, parts, cards, used, talents, value)
         return best
 
     def quarry(self, p: Position) -> int:

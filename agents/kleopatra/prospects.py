@@ -24,10 +24,11 @@ from sobek_env.kleopatra.catalogue import (
     RESOURCE_KINDS,
 )
 
-from .common import Position, _candidates, bonus, hand_units, room, total_cost, value_counts
+from .common import Position, bonus, candidate_costs, hand_units, room, value_counts
 
 DEPTH = 4                                   # the most elements a target visit holds
-MISSING = np.array([1.3, 1.1, 1.4, 1.4, 1.7])  # talents per unit a target still lacks (artisan, stone, marble, wood, lapis)
+# talents per unit a target still lacks (artisan, stone, marble, wood, lapis): roughly the market turns it takes
+MISSING = np.array([2.1, 2.0, 2.75, 2.75, 3.25])
 FAR = 0.12                                  # a target lacking u units costs FAR * u^2 more: it is several turns away
 LEFTOVER = np.array([0.5, 0.35, 0.45, 0.45, 0.55])  # talents per unit a target leaves over (a later visit's start)
 TROMPE_LEFTOVER = 0.5
@@ -49,10 +50,10 @@ class Prospects:
     def __init__(self, p: Position, depth: int = DEPTH) -> None:
         self.p = p
         self.room = np.array(room(p))
-        candidates = _candidates(list(self.room), depth)
-        self.counts = np.array(candidates, dtype=int).reshape(-1, 6)
-        self.talents = np.array([value_counts(p, c)[0] + bonus(sum(c)) for c in candidates], dtype=float)
-        self.need = np.array([total_cost(c) for c in candidates], dtype=float).reshape(-1, 5)
+        candidates = candidate_costs(tuple(int(r) for r in self.room), depth)
+        self.counts = np.array([c for c, _ in candidates], dtype=int).reshape(-1, 6)
+        self.talents = np.array([value_counts(p, list(c))[0] + bonus(sum(c)) for c, _ in candidates], dtype=float)
+        self.need = np.array([need for _, need in candidates], dtype=float).reshape(-1, 5)
         self.materials = [r for r in range(1, 5) if r in p.rules.trompe_stands_for]
 
     def worth(self, units: np.ndarray, merchants: int, built: np.ndarray | None = None,
@@ -68,7 +69,8 @@ class Prospects:
         if trompe > 0 and mats:
             mat_short = short[:, mats].sum(axis=1)
             covered = np.minimum(trompe, mat_short)
-            per_unit = np.where(mat_short > 0, short[:, mats] @ (MISSING[mats] * discount) / np.maximum(mat_short, 1e-9), 0.0)
+            mat_cost = short[:, mats] @ (MISSING[mats] * discount)
+            per_unit = np.where(mat_short > 0, mat_cost / np.maximum(mat_short, 1e-9), 0.0)
             cost = cost - covered * per_unit
             missing = short.sum(axis=1) - covered
             trompe_left = trompe - covered
