@@ -307,6 +307,14 @@ class Pricing:
 def value_counts(p: Position, counts: list[int]) -> tuple[float, list[int], list[int]]:
     """Talents the elements of ``counts`` earn on the palace after the visit (without the bonus),
     with the wall slots and gate parts they would take."""
+    key = tuple(counts)
+    if key not in p.memo:
+        p.memo[key] = _value_counts(p, counts)
+    talents, slots, parts = p.memo[key]
+    return talents, list(slots), list(parts)
+
+
+def _value_counts(p: Position, counts: list[int]) -> tuple[float, list[int], list[int]]:
     v = p.view
     key = ("walls", counts[WALLS])
     if key not in p.memo:

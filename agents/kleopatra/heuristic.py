@@ -121,17 +121,13 @@ class HeuristicAgent(GreedyAgent):
     def __init__(self, table: Table, tolerance: float = BEST, seed: int | None = None) -> None:
         super().__init__(table, seed)
         self.tolerance = check_tolerance(tolerance)
-        self._prospects: tuple[int, Prospects] | None = None
 
-    def act(self, observation: dict) -> int:
-        self._prospects = None
-        return super().act(observation)
-
-    def prospects(self, p: Position) -> Prospects:
-        """The target visits of this decision's palace (computed once per decision)."""
-        if self._prospects is None or self._prospects[0] != id(p):
-            self._prospects = (id(p), Prospects(p))
-        return self._prospects[1]
+    @staticmethod
+    def prospects(p: Position) -> Prospects:
+        """The target visits of this decision's palace (computed once per position)."""
+        if "prospects" not in p.memo:
+            p.memo["prospects"] = Prospects(p)
+        return p.memo["prospects"]
 
     # ------------------------------------------------------------------ the corruption standing
 
@@ -169,13 +165,15 @@ class HeuristicAgent(GreedyAgent):
         x = (self.standing(p) + extra + MARGIN * (1.0 - self.tolerance)) / PRICE_SLOPE
         return safe + (DANGER_PRICE - safe) / (1.0 + math.exp(-4.0 * (x + 0.5)))
 
-    def ending(self, p: Position) -> float:
-        """Weight of what a hand is heading for: less once the game may end at the next completed category."""
+    @staticmethod
+    def prospect_weight(p: Position) -> float:
+        """Weight of what a hand is heading for, against talents earned now: less once the game may end at
+        the next completed category (rules §11)."""
         return PROSPECT_WEIGHT * (ENDING if p.view.cleopatra >= 4 else 1.0)
 
     def hand_worth(self, p: Position, hand: list[int] | np.ndarray, merchants: int | None = None) -> float:
         merchants = p.view.merchants[0] if merchants is None else merchants
-        return self.prospects(p).hand_worth(hand, merchants) * self.ending(p)
+        return self.prospects(p).hand_worth(hand, merchants) * self.prospect_weight(p)
 
     def character_worth(self, p: Position, kind: int) -> float:
         """Talents a character in hand is worth, its amulets priced (held to the end, it costs one)."""
@@ -261,7 +259,7 @@ class HeuristicAgent(GreedyAgent):
             left = list(hand)
             for k in cards:
                 left[k] -= 1
-            after = pr.hand_worth(left, merchants - used, built=np.array(counts)) * self.ending(p)
+            after = pr.hand_worth(left, merchants - used, built=np.array(counts)) * self.prospect_weight(p)
             value = talents - MERCHANT_VALUE * used + after
             if best is None or value > best.value:
                 best = Plan(counts, slots, parts, cards, used, talents, value)
