@@ -76,7 +76,7 @@ from .common import (
 from .greedy import GreedyAgent
 from .prospects import Prospects
 
-BEST = 0.5               # the default tolerance
+BEST = 1.0               # the default tolerance: the most tolerant won most against greedy (see the docs)
 MARGIN = 4.0             # amulets kept below the most corrupt opponent at tolerance 0
 SAFE_PRICE = (2.0, 0.7)  # talents per amulet while safe, at tolerance 0 and 1
 DANGER_PRICE = 5.0       # talents per amulet at the margin and beyond
