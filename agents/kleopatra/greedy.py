@@ -64,7 +64,10 @@ class GreedyAgent(TableAgent):
     def act(self, observation: dict) -> int:
         if self._rules is None:
             self._rules = table_rules(self.table)
-        p = position(observation, self.table, self._rules)
+        return self.decide(position(observation, self.table, self._rules))
+
+    def decide(self, p: Position) -> int:
+        """The action for a decoded observation (learned agents' ``advice`` features call it too)."""
         action = self.handlers()[p.view.phase](p)
         if not p.legal(action):  # a safety net: every handler aims at a legal id
             action = p.legal_ids()[0]
