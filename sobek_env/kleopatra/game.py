@@ -38,6 +38,8 @@ class KleopatraGame(Game):
         Column("ceremonies_won", "ceremonies won", "ceremonies_won"),
         Column("elements_built", "built", "elements_built", format=".1f"),
     )
+    corruption_axes: ClassVar[tuple[str, str, str] | None] = (
+        "amulets", "eliminated_rate", "share of games fed to the crocodile")
 
     def new(self, num_players: int | None = None, seed: int | None = None, **rules: Any) -> GameState:
         return GameState.new(self.default_players if num_players is None else num_players, seed, **rules)
