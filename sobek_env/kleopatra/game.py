@@ -40,6 +40,7 @@ class KleopatraGame(Game):
     )
     corruption_axes: ClassVar[tuple[str, str, str] | None] = (
         "amulets", "eliminated_rate", "share of games fed to the crocodile")
+    penalty_rate: ClassVar[tuple[str, str] | None] = ("eliminated_rate", "share of games fed to the crocodile")
 
     def new(self, num_players: int | None = None, seed: int | None = None, **rules: Any) -> GameState:
         return GameState.new(self.default_players if num_players is None else num_players, seed, **rules)

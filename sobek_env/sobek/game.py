@@ -81,6 +81,7 @@ class SobekGame(Game):
         Column("penalty_per_game", "penalty/game", "penalty"),                  # points lost to the penalty
     )
     corruption_axes = ("corruption_per_round", "penalty_per_game", "points lost to the corruption penalty per game")
+    penalty_rate = ("most_corrupt_rate", "share of rounds most corrupt (penalised)")
 
     def new(self, num_players: int | None = None, seed: int | None = None, **rules: Any) -> GameState:
         return GameState.new(self.default_players if num_players is None else num_players, seed=seed, **rules)
