@@ -68,6 +68,16 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices
 from tqdm import tqdm
 
 import sobek_env
+from agents.arguments import (
+    REWARDS,
+    ROUND_MARGIN,
+    TrainingParser,
+    layer_sizes,
+    non_negative_float,
+    non_negative_int,
+    positive_float,
+    positive_int,
+)
 from agents.features import Featurizer, default_features, feature_sets
 from agents.files import DirectoryLock, lock_for_command
 from agents.modelfile import write_model
@@ -77,7 +87,6 @@ from agents.registry import make
 from agents.rundir import Checkpoint, Run, RunError, now
 from agents.tournament import wilson_interval
 from agents.workers import Interrupted, WorkerDied, die_with_parent, how_it_ended, sigterm_as_interrupt, stopped_by
-from sobek_env.env import REWARD_MODES
 from sobek_env.game import Table
 from sobek_env.registry import GAMES, load_game
 
@@ -86,8 +95,6 @@ from sobek_env.registry import GAMES, load_game
 DEFAULT_TIMESTEPS = {"sobek": {2: 3_000_000, 3: 2_500_000, 4: 2_000_000}}
 FALLBACK_TIMESTEPS = 1_000_000  # a table without a measured budget
 MODES = ("original", "memory")  # every game's observation modes
-ROUND_MARGIN = "round-margin"
-REWARDS = (ROUND_MARGIN, *REWARD_MODES)
 DEFAULT_POOL = ("random@1", "greedy@1", "heuristic@3", "heuristic:tolerance=0.2@1", "heuristic:tolerance=0.8@1")
 EVAL_BASELINES = ("random", "heuristic")
 EVAL_SEED = 2**31  # evaluation game g is dealt with seed EVAL_SEED + g: the same deals at every evaluation
@@ -106,67 +113,6 @@ DEFAULTS = {
     "lr": 3e-4, "n_steps": 1024, "batch_size": 512, "epochs": 5, "gamma": 0.995, "gae_lambda": 0.95,
     "clip": 0.2, "ent_coef": 0.01, "net": [256, 256],
 }
-
-
-class TrainingParser(argparse.ArgumentParser):
-    """An ArgumentParser whose errors are one line: ``train.py: error: ...`` and exit status 2."""
-
-    def error(self, message: str) -> None:
-        self.exit(2, f"{self.prog}: error: {message}\n")
-
-
-def positive_int(text: str) -> int:
-    """argparse type: an integer above 0."""
-    value = _number(text, int)
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text}")
-    return value
-
-
-def non_negative_int(text: str) -> int:
-    """argparse type: an integer from 0."""
-    value = _number(text, int)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, got {text}")
-    return value
-
-
-def positive_float(text: str) -> float:
-    """argparse type: a finite number above 0."""
-    value = _number(text, float)
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be a positive number, got {text}")
-    return value
-
-
-def non_negative_float(text: str) -> float:
-    """argparse type: a finite number from 0."""
-    value = _number(text, float)
-    if not value >= 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, got {text}")
-    return value
-
-
-def _number(text: str, kind: type) -> int | float:
-    try:
-        value = kind(text)
-    except ValueError:
-        noun = "an integer" if kind is int else "a number"
-        raise argparse.ArgumentTypeError(f"must be {noun}, got {text!r}") from None
-    if not np.isfinite(value):
-        raise argparse.ArgumentTypeError(f"must be finite, got {text}")
-    return value
-
-
-def layer_sizes(text: str) -> list[int]:
-    """argparse type: hidden layer sizes such as ``256,256``."""
-    try:
-        sizes = [int(part) for part in text.split(",")]
-    except ValueError:
-        sizes = []
-    if not sizes or min(sizes) <= 0:
-        raise argparse.ArgumentTypeError(f"must be comma-separated positive layer sizes, e.g. 256,256; got {text!r}")
-    return sizes
 
 
 def build_parser() -> TrainingParser:
