@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY      = $(VENV)/bin/python
 STAMP   = $(VENV)/.installed
 
-.PHONY: install test test-lower demo lint stress stress-sobek stress-kleopatra clean
+.PHONY: install test test-lower test-ray demo lint stress stress-sobek stress-kleopatra clean
 
 $(STAMP): pyproject.toml constraints.txt setup.py $(wildcard sobek_env/*/_observe.pyx)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -26,6 +26,17 @@ $(LOWER)/.installed: pyproject.toml constraints.txt constraints-lower.txt setup.
 
 test-lower: $(LOWER)/.installed
 	$(LOWER)/bin/python -m pytest -q -p no:cacheprovider
+
+# Ray's tests (tests_ray/, outside the suite's testpaths: make test collects none of them) in a venv of their own
+# with the ray extra, on a local Ray they start. .ci/run runs it after make test-lower.
+RAYVENV = .venv-ray
+$(RAYVENV)/.installed: pyproject.toml constraints.txt setup.py $(wildcard sobek_env/*/_observe.pyx)
+	test -x $(RAYVENV)/bin/python || $(PYTHON) -m venv $(RAYVENV)
+	$(RAYVENV)/bin/python -m pip install --quiet -c constraints.txt -e ".[dev,ray]"
+	touch $(RAYVENV)/.installed
+
+test-ray: $(RAYVENV)/.installed
+	$(RAYVENV)/bin/python -m pytest -q -p no:cacheprovider tests_ray
 
 demo: $(STAMP)
 	$(PY) demo.py
@@ -55,4 +66,4 @@ stress-kleopatra: $(STAMP)
 		status=$$?; cat results/stress-kleopatra.txt; exit $$status
 
 clean:
-	rm -rf $(VENV) $(LOWER) .pytest_cache
+	rm -rf $(VENV) $(LOWER) $(RAYVENV) .pytest_cache

@@ -1,5 +1,6 @@
 """What train.py's backends (stable-baselines3 in :mod:`agents.training`, RLlib in :mod:`agents.rllib_training`)
-share: the parser whose errors are one line, argument types, and the training rewards. Nothing heavy is imported."""
+share: the parser whose errors are one line, argument types, the training rewards and the evaluations' baselines
+and seeds. Nothing heavy is imported."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from sobek_env.env import REWARD_MODES
 # the margin over the best opponent paid as it accrues (at each scoring), or one of the environment's rewards
 ROUND_MARGIN = "round-margin"
 REWARDS = (ROUND_MARGIN, *REWARD_MODES)
+EVAL_BASELINES = ("random", "heuristic")  # what a run's periodic evaluations play against
+EVAL_SEED = 2**31  # evaluation game g is dealt with seed EVAL_SEED + g: the same deals at every evaluation
 
 
 class TrainingParser(argparse.ArgumentParser):

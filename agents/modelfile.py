@@ -1,4 +1,5 @@
-"""The model file's container: a zip read so that loading it never runs code.
+"""The model file's container: a zip read so that loading it never runs code (train.py's MaskablePPO models, and the
+RLlib policies of :mod:`agents.rllib_policy` in the same container with their own record).
 
 A model (``sobek-ppo/2``) is a zip of exactly these members:
 
@@ -34,6 +35,7 @@ from .files import parse_json, write_atomic
 
 MODEL_FORMAT = "sobek-ppo/2"
 LEGACY_FORMATS = ("sobek-ppo/1",)
+RLLIB_FORMAT = "sobek-rllib/1"  # a policy of train.py --backend rllib (agents.rllib_policy), in the same container
 META_MEMBER = "sobek.json"
 POLICY_MEMBER = "policy.pt"
 OPTIMIZER_MEMBER = "optimizer.pt"
@@ -56,6 +58,12 @@ class FileKind:
 
     noun: str
     hint: str
+    article: str = "a"
+
+    @property
+    def named(self) -> str:
+        """The noun with its article: ``a MaskablePPO model``, ``an RLlib policy``."""
+        return f"{self.article} {self.noun}"
 
 
 PPO_FILE = FileKind("MaskablePPO model", "give a model.zip saved by train.py")
@@ -131,8 +139,8 @@ class Fields:
 
 
 def _refuse(path: Path, problem: str, kind: FileKind = PPO_FILE) -> ValueError:
-    what = "Sobek model file" if kind is PPO_FILE else f"{kind.noun} file"
-    return ValueError(f"{str(path)!r} is not a {what} ({problem}); {kind.hint}")
+    what = "a Sobek model file" if kind is PPO_FILE else f"{kind.named} file"
+    return ValueError(f"{str(path)!r} is not {what} ({problem}); {kind.hint}")
 
 
 def _count_members(path: Path, size: int) -> int:
@@ -161,7 +169,7 @@ def open_zip(path: str | Path, kind: FileKind = PPO_FILE) -> zipfile.ZipFile:
             raise _refuse(path, f"{count} members, more than the {MAX_MEMBERS} allowed", kind)
         archive = zipfile.ZipFile(path)
     except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, struct.error) as exc:
-        raise ValueError(f"{str(path)!r} is not a {kind.noun} zip ({exc}); {kind.hint}") from None
+        raise ValueError(f"{str(path)!r} is not {kind.named} zip ({exc}); {kind.hint}") from None
     names = archive.namelist()
     if len(names) > MAX_MEMBERS or len(set(names)) != len(names):
         archive.close()
@@ -203,6 +211,9 @@ def read_meta_document(path: str | Path) -> dict[str, Any]:
         declared = meta.get("format") if isinstance(meta, dict) else None
         if declared in LEGACY_FORMATS or (declared != MODEL_FORMAT and "data" in names):
             raise LegacyModelError(legacy_message(path, f"{declared!r}" if declared else "a stable-baselines3 zip"))
+        if declared == RLLIB_FORMAT:
+            raise ValueError(f"{str(path)!r} is an RLlib policy of train.py --backend rllib ({declared!r}), not a "
+                             f"MaskablePPO model; play it as rllib:{path}")
         if not isinstance(meta, dict) or declared != MODEL_FORMAT:
             raise ValueError(f"{str(path)!r} records an unknown model format in {META_MEMBER} ({declared!r}); "
                              f"expected {MODEL_FORMAT!r}")
@@ -221,7 +232,7 @@ def load_tensors(data: bytes, path: Path, name: str, kind: FileKind = PPO_FILE) 
             return torch.load(io.BytesIO(data), map_location="cpu", weights_only=True)
     except Exception as exc:  # weights_only raises UnpicklingError for code, RuntimeError for a damaged file
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise ValueError(f"{str(path)!r} could not be loaded as a {kind.noun} (member {name!r} is not a "
+        raise ValueError(f"{str(path)!r} could not be loaded as {kind.named} (member {name!r} is not a "
                          f"weights-only tensor file: {first}); {kind.hint}") from None
 
 

@@ -40,6 +40,7 @@ from .modelfile import (
     META_MEMBER,
     MODEL_FORMAT,
     POLICY_MEMBER,
+    RLLIB_FORMAT,
     Fields,
     FileKind,
     load_tensors,
@@ -48,8 +49,7 @@ from .modelfile import (
     write_model,
 )
 
-RLLIB_FORMAT = "sobek-rllib/1"
-RLLIB_FILE = FileKind("RLlib policy", "give the policy.zip that train.py --backend rllib saved")
+RLLIB_FILE = FileKind("RLlib policy", "give the policy.zip that train.py --backend rllib saved", "an")
 ACTIVATIONS: dict[str, type[nn.Module]] = {"ReLU": nn.ReLU, "Tanh": nn.Tanh}
 MAX_LAYERS = 8
 MAX_WIDTH = 4096
@@ -222,7 +222,7 @@ def read_meta(path: str | Path) -> dict[str, Any]:
         if names != {META_MEMBER, POLICY_MEMBER}:
             extra = sorted(names - {META_MEMBER, POLICY_MEMBER})
             problem = f"unknown member {extra[0]!r}" if extra else f"no {POLICY_MEMBER}"
-            raise ValueError(f"{str(path)!r} is not an RLlib policy file ({problem}); an {RLLIB_FORMAT} policy "
+            raise ValueError(f"{str(path)!r} is not an RLlib policy file ({problem}); a {RLLIB_FORMAT} policy "
                              f"holds exactly {META_MEMBER} and {POLICY_MEMBER}")
     return check_meta(meta, path)
 

@@ -37,6 +37,9 @@ status 1).
 The run directory --out holds config.json (the full configuration, seeds and
 each start), tb/ (tensorboard --logdir DIR/tb), eval.csv, snapshots/,
 checkpoints/ and the final model.zip, which plays as ppo:DIR/model.zip.
+
+With --backend rllib the training is RLlib's PPO, multi-agent self-play (needs the ray extra):
+python train.py --backend rllib --help.
 """
 
 from __future__ import annotations
@@ -69,6 +72,8 @@ from tqdm import tqdm
 
 import sobek_env
 from agents.arguments import (
+    EVAL_BASELINES,
+    EVAL_SEED,
     REWARDS,
     ROUND_MARGIN,
     TrainingParser,
@@ -96,8 +101,6 @@ DEFAULT_TIMESTEPS = {"sobek": {2: 3_000_000, 3: 2_500_000, 4: 2_000_000}}
 FALLBACK_TIMESTEPS = 1_000_000  # a table without a measured budget
 MODES = ("original", "memory")  # every game's observation modes
 DEFAULT_POOL = ("random@1", "greedy@1", "heuristic@3", "heuristic:tolerance=0.2@1", "heuristic:tolerance=0.8@1")
-EVAL_BASELINES = ("random", "heuristic")
-EVAL_SEED = 2**31  # evaluation game g is dealt with seed EVAL_SEED + g: the same deals at every evaluation
 ENVS_PER_CORE = 4  # a step is short: more envs than cores amortise the policy's batch (measured best at 4)
 MAX_DEFAULT_ENVS = 16  # each worker holds torch (~300 MB)
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
@@ -123,6 +126,9 @@ def build_parser() -> TrainingParser:
         formatter_class=argparse.RawDescriptionHelpFormatter, argument_default=argparse.SUPPRESS)
     d = DEFAULTS
     run = parser.add_argument_group("run")
+    run.add_argument("--backend", choices=BACKENDS,
+                     help="sb3: sb3-contrib's MaskablePPO (this help); rllib: RLlib's PPO, multi-agent self-play "
+                          "(train.py --backend rllib --help)")
     run.add_argument("--game", choices=GAMES, help=f"the game (default {d['game']})")
     run.add_argument("--players", type=positive_int,
                      help="players per game (required for a new run; Sobek 2-4, Kleopatra 2-5)")
@@ -694,9 +700,27 @@ def resume_hint(out: Path) -> str:
     return f"python train.py --out {out} --resume continues from {where}"
 
 
+BACKENDS = ("sb3", "rllib")
+
+
+def split_backend(argv: Sequence[str]) -> tuple[str, list[str]]:
+    """The ``--backend`` of a train.py command line (default sb3) and the rest of it."""
+    parser = TrainingParser(prog="train.py", add_help=False)
+    parser.add_argument("--backend", choices=BACKENDS, default="sb3")
+    known, rest = parser.parse_known_args(argv)
+    return known.backend, rest
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """The command line (see the module docstring). Ctrl-C or SIGTERM exits with status 130 or 143 after a
-    checkpoint; a dead environment worker, with status 1 after a checkpoint."""
+    checkpoint; a dead environment worker, with status 1 after a checkpoint. ``--backend rllib`` trains with
+    RLlib instead (:mod:`agents.rllib_training`)."""
+    backend, argv = split_backend(sys.argv[1:] if argv is None else list(argv))
+    if backend == "rllib":
+        from agents.rllib_training import main as train_with_rllib
+
+        train_with_rllib(argv)
+        return
     config, out, resume, lock = configure_run(argv)
     try:
         with sigterm_as_interrupt():  # until the training handles it, then after
