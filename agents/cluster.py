@@ -87,18 +87,22 @@ def check_reachable(address: str) -> None:
 @contextlib.contextmanager
 def ray_session(address: str | None = None, num_cpus: int | None = None) -> Iterator[ModuleType]:
     """Within the block, Ray is connected: to the cluster at ``address``, or to a local Ray started with
-    ``num_cpus`` CPUs (shut down at the end). A Ray already connected is used as it is."""
+    ``num_cpus`` CPUs (shut down at the end). A Ray this process already connected is used as it is (when no
+    address is given)."""
     ray = require_ray()
-    if ray.is_initialized():
-        yield ray
-        return
     if address is not None:
         check_reachable(address)
+    if ray.is_initialized():
+        if address is not None:
+            raise RayUnavailable(f"this process is already connected to a Ray; it cannot also reach --address "
+                                 f"{address}")
+        yield ray
+        return
     handler = signal.getsignal(signal.SIGTERM)  # ray.init replaces it with an exit: keep the caller's
     try:
         ray.init(address=address or "local", num_cpus=None if address else num_cpus, include_dashboard=False,
                  logging_level=logging.ERROR, log_to_driver=False)
-    except (ConnectionError, RuntimeError, ValueError) as exc:
+    except Exception as exc:  # Ray raises ConnectionError, RuntimeError, or a bare Exception (a node too slow to start)
         raise RayUnavailable(_connection_failure(address, exc)) from None
     finally:
         signal.signal(signal.SIGTERM, handler)
