@@ -225,7 +225,11 @@ def refresh_snapshot(algo: Any, module: str) -> None:
     from .rllib import MAIN
 
     weights = algo.learner_group.get_weights(module_ids=[MAIN])[MAIN]
-    algo.set_state({"learner_group": {"learner": {"rl_module": {module: weights}}}})
+    algo.learner_group.set_weights({module: weights})
+    # straight to every sampler: RLlib's own sync skips a sampler whose weights' sequence number is current, and
+    # after each update it syncs only the modules it trains
+    state = {"rl_module": {module: weights}}
+    algo.env_runner_group.foreach_env_runner(lambda runner: runner.set_state(state), local_env_runner=True)
 
 
 # ---------------------------------------------------------------- the run
