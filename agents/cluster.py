@@ -87,15 +87,12 @@ def check_reachable(address: str) -> None:
 @contextlib.contextmanager
 def ray_session(address: str | None = None, num_cpus: int | None = None) -> Iterator[ModuleType]:
     """Within the block, Ray is connected: to the cluster at ``address``, or to a local Ray started with
-    ``num_cpus`` CPUs (shut down at the end). A Ray this process already connected is used as it is (when no
-    address is given)."""
+    ``num_cpus`` CPUs (shut down at the end). A Ray this process already connected is used as it is (an address
+    is still checked first)."""
     ray = require_ray()
     if address is not None:
         check_reachable(address)
     if ray.is_initialized():
-        if address is not None:
-            raise RayUnavailable(f"this process is already connected to a Ray; it cannot also reach --address "
-                                 f"{address}")
         yield ray
         return
     handler = signal.getsignal(signal.SIGTERM)  # ray.init replaces it with an exit: keep the caller's

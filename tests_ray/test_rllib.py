@@ -6,17 +6,16 @@ from __future__ import annotations
 
 import csv
 import json
-import os
 import signal
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
 import pytest
 import torch
-from processes import group, wait_for
+from conftest import session
+from processes import wait_for
 
 from agents import make
 from agents.arguments import ROUND_MARGIN
@@ -184,14 +183,6 @@ def test_a_short_run_on_sobek_beats_random_in_80_percent_of_200_games(local_ray,
     assert learner.win_rate >= 0.8, learner
 
 
-@pytest.fixture
-def sessions() -> Iterator[list[subprocess.Popen]]:
-    started: list[subprocess.Popen] = []
-    yield started
-    for process in started:
-        for pid in group(process.pid):
-            os.kill(pid, signal.SIGKILL)
-        process.wait(30)
 
 
 def test_an_interrupted_run_saves_the_last_iterations_policy(no_local_ray: None, tmp_path: Path,
@@ -213,4 +204,4 @@ def test_an_interrupted_run_saves_the_last_iterations_policy(no_local_ray: None,
     assert f"is saved to {out / 'policy.zip'}" in err
     agent = make(f"rllib:{out / 'policy.zip'}", num_players=2)
     assert 1000 <= agent.meta["timesteps"] < 10_000_000
-    wait_for(lambda: not group(process.pid), 60, "the local Ray to end with its driver")
+    wait_for(lambda: not session(process.pid), 60, "the local Ray to end with its driver")

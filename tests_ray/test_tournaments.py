@@ -12,12 +12,12 @@ import signal
 import socket
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 import torch
-from processes import group, wait_for
+from conftest import command_line, session
+from processes import wait_for
 
 import sobek_env
 from agents.evaluation import main as evaluate
@@ -53,15 +53,6 @@ def game_lines(out: Path) -> int:
     return path.read_bytes().count(b"\n") - 1 if path.exists() else 0
 
 
-@pytest.fixture
-def sessions() -> Iterator[list[subprocess.Popen]]:
-    """Processes started in sessions of their own, killed with everything they started at the end."""
-    started: list[subprocess.Popen] = []
-    yield started
-    for process in started:
-        for pid in group(process.pid):
-            os.kill(pid, signal.SIGKILL)
-        process.wait(30)
 
 
 def start(args: list[str], **env: str) -> subprocess.Popen:
@@ -113,7 +104,7 @@ def test_an_interrupted_tournament_on_ray_keeps_its_games_and_resumes_on_either_
         f"stopped by SIGTERM; the {kept:,} games played are kept in {out / 'games.jsonl'}; continue with: "
         f"python evaluate.py {' '.join(arguments)} --backend ray --workers 2 --out {out} --resume")
     assert 30 <= kept < 600
-    wait_for(lambda: not group(process.pid), 60, "the local Ray to end with its driver")
+    wait_for(lambda: not session(process.pid), 60, "the local Ray to end with its driver")
     evaluate([*arguments, "--backend", "local", "--workers", "2", "--out", str(out), "--resume"])
     assert f"resuming: {kept:,} of 600 games already played" in capsys.readouterr().out
     evaluate([*arguments, "--workers", "2", "--out", str(tmp_path / "whole")])
@@ -122,15 +113,14 @@ def test_an_interrupted_tournament_on_ray_keeps_its_games_and_resumes_on_either_
 
 def test_a_ray_worker_killed_while_playing_is_replaced_and_the_results_are_unchanged(
         no_local_ray: None, tmp_path: Path, sessions: list) -> None:
-    arguments = ["--players", "2", "--games", "400", "--agents", "heuristic", "random", "--seed", "2"]
+    arguments = ["--players", "2", "--games", "200", "--agents", "heuristic", "random", "--seed", "2"]
     out = tmp_path / "ray"
     process = start([sys.executable, "evaluate.py", *arguments, "--backend", "ray", "--workers", "2",
                      "--out", str(out)])
     sessions.append(process)
 
     def playing() -> list[int]:
-        return [pid for pid in group(process.pid) if Path(f"/proc/{pid}/cmdline").exists()
-                and b"ray::_play_task" in Path(f"/proc/{pid}/cmdline").read_bytes()]
+        return [pid for pid in session(process.pid) if command_line(pid).startswith("ray::_play_task")]
 
     killed: list[int] = []
 
@@ -149,7 +139,7 @@ def test_a_ray_worker_killed_while_playing_is_replaced_and_the_results_are_uncha
     assert killed, process.communicate()
     _, err = process.communicate(timeout=600)
     assert process.returncode == 0, err
-    assert killed[0] not in group(process.pid)
+    assert killed[0] not in session(process.pid)
     evaluate([*arguments, "--workers", "2", "--out", str(tmp_path / "local")])
     assert results(out) == results(tmp_path / "local")
 
@@ -202,4 +192,4 @@ def test_a_cluster_is_reached_by_its_address(no_local_ray: None, tmp_path: Path,
     assert results(tmp_path / "cluster") == results(tmp_path / "local")
     head.send_signal(signal.SIGTERM)  # ray start --block stops what it started
     head.communicate(timeout=120)
-    wait_for(lambda: not group(head.pid), 60, "the Ray head's processes to end")
+    wait_for(lambda: not session(head.pid), 60, "the Ray head's processes to end")
