@@ -3,8 +3,7 @@ eval.csv, as train.py writes it with either backend), with their 95% intervals.
 
     python -m agents.curves --out docs/rllib_curve.png RLlib=runs/rllib-2p/eval.csv SB3=models/ppo-2p.eval.csv
 
-One panel per baseline (random, heuristic); the x axis is the steps each run had learned from, on a log
-scale, since runs of the two backends differ in length by orders of magnitude.
+One panel per baseline (random, heuristic); the x axis is the steps each run had learned from, in thousands.
 """
 
 from __future__ import annotations
@@ -49,8 +48,8 @@ def read_curve(path: Path) -> list[dict[str, float]]:
 
 
 def plot_curves(curves: Sequence[tuple[str, list[dict[str, float]]]], path: Path, title: str = "") -> None:
-    """One panel per baseline: each curve's win rate against the steps (log scale; step 0 drawn at 1), with its
-    95% interval shaded; written as a PNG to ``path`` (aside, then renamed)."""
+    """One panel per baseline: each curve's win rate against the steps (in thousands), with its 95% interval shaded;
+    written as a PNG to ``path`` (aside, then renamed)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -59,15 +58,15 @@ def plot_curves(curves: Sequence[tuple[str, list[dict[str, float]]]], path: Path
     fig, axes = plt.subplots(1, len(EVAL_BASELINES), figsize=(6 * len(EVAL_BASELINES), 4.5), squeeze=False)
     for ax, baseline in zip(axes[0], EVAL_BASELINES):
         for i, (label, rows) in enumerate(curves):
-            steps = [max(row["timesteps"], 1.0) for row in rows]
+            steps = [row["timesteps"] / 1000 for row in rows]
             colour = f"C{i}"
             ax.fill_between(steps, [r[f"{baseline}_low"] for r in rows], [r[f"{baseline}_high"] for r in rows],
                             color=colour, alpha=0.2)
             ax.plot(steps, [r[f"{baseline}_win_rate"] for r in rows], "o-", color=colour, label=label, markersize=4)
-        ax.set_xscale("log")
+        ax.set_xlim(left=0)
         ax.set_ylim(0, 1)
         ax.axhline(0.5, color="0.6", linestyle=":", linewidth=1)
-        ax.set_xlabel("steps learned from (log scale)")
+        ax.set_xlabel("steps learned from (thousands)")
         ax.set_ylabel("win rate (95% interval)")
         ax.set_title(f"against {baseline}", fontsize=10)
         ax.legend(loc="lower right", fontsize=8)
