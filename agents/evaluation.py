@@ -420,6 +420,8 @@ def evaluate(specs: list[str], args: argparse.Namespace, games: GamesFile) -> No
 def sweep(tables: list[list[str]], args: argparse.Namespace, games: GamesFile) -> None:
     """Play one tournament per sweep value; print and save the swept agent's rows and the plot."""
     key, values = args.sweep
+    if load_game(args.game).corruption_axes is None:  # refused before any game is played
+        raise SystemExit(f"error: --sweep: {load_game(args.game).title} has no corruption axes to plot a sweep on")
     points = []
     for table, (value, specs) in enumerate(zip(values, tables)):
         _, summaries = run(specs, args, games, table, f"{key}={value}")

@@ -2,7 +2,7 @@
 
 A feature set is named in the model's metadata, so a model always reads what it was
 trained on. ``raw`` (the observation as the environment gives it) exists for every
-game; a game may add its own sets in ``agents/<game>/features.py`` (Sobek's ``advice``).
+game; a game may add its own sets in ``agents/<game>/features.py`` (Sobek's and Kleopatra's ``advice``).
 Every set is computed from the observation dict alone (what the seat may see), never
 from the game's state. :class:`FeatureObservation` applies a set to a Gymnasium
 environment, so a shipped model can be used from plain stable-baselines3.

@@ -1,4 +1,5 @@
-"""A person at the terminal: shows the table as his seat sees it, lists the legal actions and reads a choice.
+"""A person at the terminal: shows the table as his seat sees it (in colour, with rich), lists the legal
+actions numbered with a few words each, and reads a choice.
 
 The choice is a number from the list or an action's name (``take:2``, ``market:0``); anything else
 is refused with the legal actions listed again, and nothing changes. ``help`` explains, ``save FILE``
@@ -11,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from sobek_env.console import menu, printer
 from sobek_env.game import Table
 
 from .base import legal_ids
@@ -29,32 +31,31 @@ class Saver(Protocol):
 
 class HumanAgent:
     """An agent whose decisions a person types (see the module docstring). It is handed the state only to draw
-    the table through the game's renderer, which shows what its seat may see and no more."""
+    the table through the game's renderer, which shows what its seat may see and no more. ``write`` takes
+    strings and rich renderables (default: a rich console on the terminal)."""
 
     name = "human"
     wants_state = True
 
-    def __init__(self, table: Table, read: Callable[[str], str] = input, write: Callable[[str], Any] = print,
+    def __init__(self, table: Table, read: Callable[[str], str] = input, write: Callable[[Any], Any] | None = None,
                  saver: Saver | None = None) -> None:
         self.table = table
         self.read = read
-        self.write = write
+        self.write = write or printer()
         self.saver = saver
 
-    def menu(self, legal: list[int]) -> str:
-        """The legal actions, numbered from 1, with a few words on each."""
-        game = self.table.game
-        width = max(len(game.action_names[a]) for a in legal)
-        return "\n".join(f"  {i:>3}  {game.action_names[a]:<{width}}  {game.action_help(a)}"
-                         for i, a in enumerate(legal, 1))
+    def menu(self, legal: list[int]) -> Any:
+        """The legal actions, numbered from 1, with a few words on each (a rich table)."""
+        return menu(self.table.game, legal)
 
     def act(self, observation: dict, state: Any = None) -> int:
         legal = legal_ids(observation)
         game = self.table.game
         seat = state.current_player if state is not None else None
         if state is not None:
-            self.write(game.render_text(state, seat, self.table.observation_mode))
-        self.write(f"Your choices:\n{self.menu(legal)}")
+            self.write(game.render_rich(state, seat, self.table.observation_mode))
+        self.write("Your choices:")
+        self.write(self.menu(legal))
         while True:
             try:
                 answer = self.read(f"player_{seat}> " if seat is not None else "> ").strip()
@@ -71,7 +72,8 @@ class HumanAgent:
         if command == "quit":
             raise QuitGame
         if command in ("help", "?"):
-            self.write(f"{HELP}\n{self.menu(legal)}")
+            self.write(HELP)
+            self.write(self.menu(legal))
         elif command == "save":
             if not argument.strip():
                 self.write("save needs a file name: save FILE")
@@ -85,5 +87,6 @@ class HumanAgent:
             return names.index(answer)
         else:
             why = "is not legal now" if answer in names else "is neither a number from the list nor an action"
-            self.write(f"{answer!r} {why}; nothing changed. The legal actions are:\n{self.menu(legal)}")
+            self.write(f"{answer!r} {why}; nothing changed. The legal actions are:")
+            self.write(self.menu(legal))
         return None

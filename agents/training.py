@@ -11,8 +11,8 @@ share --self-play-weight. A snapshot is taken at the start and every
 --snapshot-every steps; the latest --snapshots of them play.
 
 By default (--features advice) the network reads the observation and the
-heuristic's reading of it (its choice, its estimate of each choice at the
-start of a turn, the corruption race; see agents/features.py), and the
+heuristic's reading of it (its choice and its view of the corruption race;
+see agents/sobek/features.py and agents/kleopatra/features.py), and the
 heuristic's choice is added to the policy's logits with a learnt weight that
 starts at --advice-prior: the learner starts from the heuristic's play and
 learns where to depart from it. --features raw learns from the observation alone.
@@ -97,7 +97,10 @@ from sobek_env.registry import GAMES, load_game
 
 # Sobek, within an hour on 2 cores: measured 1,400-2,000 steps/s with 2 players and the advice features,
 # about half that with 4 (three opponents act between the learner's steps)
-DEFAULT_TIMESTEPS = {"sobek": {2: 3_000_000, 3: 2_500_000, 4: 2_000_000}}
+# Kleopatra, with the advice features: measured 300-400 learner steps/s with 3 players (each step waits for
+# the heuristic's advice and two opponents), fewer with more players
+DEFAULT_TIMESTEPS = {"sobek": {2: 3_000_000, 3: 2_500_000, 4: 2_000_000},
+                     "kleopatra": {3: 1_200_000, 4: 1_000_000, 5: 800_000}}
 FALLBACK_TIMESTEPS = 1_000_000  # a table without a measured budget
 MODES = ("original", "memory")  # every game's observation modes
 DEFAULT_POOL = ("random@1", "greedy@1", "heuristic@3", "heuristic:tolerance=0.2@1", "heuristic:tolerance=0.8@1")
@@ -133,7 +136,7 @@ def build_parser() -> TrainingParser:
     run.add_argument("--players", type=positive_int,
                      help="players per game (required for a new run; Sobek 2-4, Kleopatra 2-5)")
     run.add_argument("--timesteps", type=positive_int, metavar="N",
-                     help=f"learner steps in all (default by players: {DEFAULT_TIMESTEPS})")
+                     help=f"learner steps in all (default by game and players: {DEFAULT_TIMESTEPS})")
     run.add_argument("--out", type=Path, required=True, metavar="DIR", help="run directory")
     run.add_argument("--resume", action="store_true", help="continue the run in --out from its last checkpoint")
     run.add_argument("--seed", type=non_negative_int, metavar="N",

@@ -100,9 +100,10 @@ class LegalDiscrete(spaces.Discrete):
 
 
 class OrderEnforcing(BaseWrapper):
-    """Refuses ``step``, ``observe``, ``last`` and ``render`` before ``reset`` with a clear message, and
-    otherwise passes calls straight through (PettingZoo's own wrapper reaches each attribute through
-    ``__getattr__``, which cost about as much per step as the engine)."""
+    """Refuses ``step``, ``observe``, ``last`` and ``render`` before ``reset`` with a clear message. Once
+    reset, ``step``, ``last`` and ``observe`` are the environment's own methods, bound on the wrapper: a
+    wrapper method in between cost a Python call per agent-step (and PettingZoo's own wrapper reaches each
+    attribute through ``__getattr__``, which cost about as much per step as the engine)."""
 
     def __init__(self, env: AECEnv) -> None:
         super().__init__(env)
@@ -114,6 +115,7 @@ class OrderEnforcing(BaseWrapper):
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         self.was_reset = True
+        self.step, self.last, self.observe = self.env.step, self.env.last, self.env.observe
         self.env.reset(seed=seed, options=options)
 
     def step(self, action: Any) -> None:
@@ -220,16 +222,26 @@ class raw_env(AECEnv):
 
     def mask(self, agent: str) -> np.ndarray:
         """``agent``'s action mask: its legal actions if it must act now, else none."""
+        if self.game is None:
+            return np.zeros(self._num_actions, dtype=np.int8)
+        return self._mask(self.agent_name_mapping[agent])
+
+    def _mask(self, seat: int) -> np.ndarray:
+        game = self.game
         mask = bytearray(self._num_actions)  # set item by item, then viewed as int8: half numpy's cost
-        if self.game is not None and not self.game.is_over and self.agent_name_mapping[agent] == \
-                self.game.current_player:
-            for action in self.game.legal_actions():
+        if seat == game.current_player and not game.is_over:
+            for action in game.legal_actions():
                 mask[action] = 1
         return np.frombuffer(mask, dtype=np.int8)
 
     def observe(self, agent: str) -> dict:
         seat = self.agent_name_mapping[agent]
-        return {"observation": self._observer.encode(self.game, seat).copy(), "action_mask": self.mask(agent)}
+        return {"observation": self._observer.encode(self.game, seat).copy(), "action_mask": self._mask(seat)}
+
+    def last(self, observe: bool = True) -> tuple:
+        agent = self.agent_selection  # AECEnv.last, without a call in between: it runs at every agent-step
+        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent], self.terminations[agent],
+                self.truncations[agent], self.infos[agent])
 
     def state(self) -> np.ndarray:
         return self.table.game.state_vector(self.game)
@@ -239,37 +251,41 @@ class raw_env(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        seat = self.agent_name_mapping[agent]
-        before = self.game.scores if self.reward_mode == "score" else None  # only score rewards read it
+        game = self.game
+        score = self.reward_mode == "score"
+        before = game.scores if score else None  # only score rewards read it
         try:
-            self.game.apply(as_action(action, self._num_actions))
+            game.apply(action if type(action) is int else as_action(action, self._num_actions))
         except IllegalActionError as exc:
             if self.illegal_action == "raise":
                 raise IllegalActionError(f"{agent}: {exc}") from None
             self._end_for_illegal(agent)
             return
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = self._rewards(before)
-        self._accumulate_rewards()
-        if self.game.is_over:
+        over = game.is_over
+        # win and margin rewards are 0 until the game's end, so self.rewards still holds the zeros of the
+        # reset and adding them would change nothing: only a score change or the end is counted
+        if over or score:
+            self.rewards = self._rewards(before)
+            self._accumulate_rewards()
+        if over:
             self.terminations = dict.fromkeys(self.agents, True)
-            winners, scores = set(self.game.winners), self.game.scores
+            winners, scores = set(game.winners), game.scores
             for a, info in self.infos.items():
                 seat_of = self.agent_name_mapping[a]
                 info["score"], info["winner"] = scores[seat_of], seat_of in winners
-            self.agent_selection = self.possible_agents[(seat + 1) % self.num_players]
+            self.agent_selection = self.possible_agents[(self.agent_name_mapping[agent] + 1) % self.num_players]
         else:
-            self.agent_selection = self.possible_agents[self.game.current_player]
+            self.agent_selection = self.possible_agents[game.current_player]
         if self.render_mode == "human":
             self.render()
 
     def _rewards(self, before: list[int] | None) -> dict[str, float]:
+        """This step's rewards: score changes (``before``: the scores before it), or those of the game's end."""
         game, scale = self.game, self.table.game.score_scale
         if self.reward_mode == "score":
             after = game.scores
             return {a: (after[i] - before[i]) / scale for i, a in enumerate(self.possible_agents)}
-        if not game.is_over:
-            return dict.fromkeys(self.agents, 0.0)
         if self.reward_mode == "win":
             winners = set(game.winners)
             return {a: 1.0 if i in winners else -1.0 for i, a in enumerate(self.possible_agents)}

@@ -144,6 +144,8 @@ class Game(ABC):
     columns: ClassVar[tuple[Column, ...]] = ()     # what a tournament reports beside wins, scores and ratings
     # the study of corruption: (column of corruption, column of its cost, the cost's axis label)
     corruption_axes: ClassVar[tuple[str, str, str] | None] = None
+    # how often corruption was punished: (column, axis label); agents.study draws it across games
+    penalty_rate: ClassVar[tuple[str, str] | None] = None
 
     # ------------------------------------------------------------------ actions and tables
 
@@ -234,12 +236,19 @@ class Game(ABC):
     def render_text(self, state: State, seat: int | None = None, observation_mode: str = "original") -> str:
         """A text picture of the table as ``seat`` sees it (default: the player to move), in that mode."""
 
-    def render_rgb(self, state: State, seat: int | None = None, observation_mode: str = "original") -> np.ndarray:
-        """A picture (H, W, 3 uint8) of the table as ``seat`` sees it: by default :meth:`render_text` drawn as
-        an image (needs Pillow); a game with board artwork overrides it."""
-        from .picture import text_picture
+    @abstractmethod
+    def render_rgb(self, state: State, seat: int | None = None, observation_mode: str = "original",
+                   full: bool = False) -> np.ndarray:
+        """A drawn picture (H, W, 3 uint8) of the table as ``seat`` sees it (default: the player to move), or with
+        ``full`` every seat's private part as its owner sees it; of :meth:`frame_size` (needs Pillow)."""
 
-        return text_picture(self.render_text(state, seat, observation_mode))
+    @abstractmethod
+    def frame_size(self, num_players: int) -> tuple[int, int]:
+        """(height, width) of every :meth:`render_rgb` picture of a ``num_players`` game."""
+
+    @abstractmethod
+    def render_rich(self, state: State, seat: int | None = None, observation_mode: str = "original") -> Any:
+        """The table for a terminal (a rich renderable: colours, panels, tables) as ``seat`` sees it."""
 
     def action_help(self, action: int) -> str:
         """A short explanation of action ``action`` for people choosing it (the play command's menu)."""

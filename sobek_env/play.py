@@ -5,10 +5,12 @@
     python -m sobek_env.play --load game.jsonl
 
 One agent spec per seat, in seat order (``human`` is a person at this terminal; several
-may sit, passing the keyboard). A person sees the table as his seat sees it and no more,
-the legal actions numbered with a few words each, and chooses by number or by name;
-``help``, ``save FILE`` and ``quit`` work at any prompt. The other agents' moves are shown
-as they happen, --pause seconds apart. The end shows the scores and the winners.
+may sit, passing the keyboard). A person sees the table drawn in colour (rich) as his seat
+sees it and no more, the legal actions numbered with a few words each, and chooses by
+number or by name; ``help``, ``save FILE`` and ``quit`` work at any prompt. The other
+agents' moves are shown as they happen, --pause seconds apart (or, with --wait, each
+waiting for Enter). The end shows the final table (with Sobek's round summaries), the
+scores and the winners.
 
 A saved game is a replay file (``sobek-replay/1``, see :mod:`sobek_env.replay`) that holds
 the seats' agents and the actions so far: --load plays those actions again and continues
@@ -26,6 +28,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from rich.text import Text
+
+from .console import printer, seat_style
 from .env import env as make_env
 from .registry import GAMES, load_game
 from .replay import Replay, ReplayError
@@ -35,12 +40,14 @@ class Session:
     """One game at the terminal: the environment, an agent per seat and the replay that records it."""
 
     def __init__(self, replay: Replay, agents: Sequence[Any], pause: float = 0.0, autosave: Path | None = None,
-                 write: Callable[[str], Any] = print, read: Callable[[str], str] = input) -> None:
+                 write: Callable[[Any], Any] | None = None, read: Callable[[str], str] = input,
+                 wait: bool = False) -> None:
         self.replay = replay
         self.agents = list(agents)
         self.pause = pause
+        self.wait = wait
         self.autosave = autosave
-        self.write = write
+        self.write = write or printer()
         self.read = read
         self.game = load_game(replay.game)
         self.env = make_env(game=self.game, num_players=replay.num_players, observation_mode=replay.mode,
@@ -87,22 +94,37 @@ class Session:
                 action = agent.act(observation)
             self.env.step(action)
             self.replay.actions.append((seat, int(action)))
-            self.write(f"{self.label(seat)}: {self.game.action_names[action]}")
+            self.write(self.move(seat, int(action)))
             if self.autosave is not None:
                 self.save(self.autosave)
-            if not human and self.pause:
+            if not human and self.wait:
+                self.read("Enter: next move ")
+            elif not human and self.pause:
                 time.sleep(self.pause)
+        self.write(self.final_table())
         self.write(self.ending())
 
-    def ending(self) -> str:
-        """The final table (as the first person's seat sees it, or the first seat's), the scores and winners."""
+    def move(self, seat: int, action: int) -> Text:
+        """``player_K (agent): action`` in the seat's colour, and what the action does."""
+        line = Text(f"{self.label(seat)}: {self.game.action_names[action]}", style=seat_style(seat))
+        line.append(f"  ({self.game.action_help(action)})", style="dim")
+        return line
+
+    def _first_person(self) -> int:
         humans = [s for s, a in enumerate(self.agents) if getattr(a, "name", "") == "human"]
-        seat = humans[0] if humans else 0
+        return humans[0] if humans else 0
+
+    def final_table(self) -> Any:
+        """The final table as the first person's seat sees it (or the first seat's): Sobek's shows the scored
+        rounds, Kleopatra's every seat's talents and amulets and who was eaten."""
+        return self.game.render_rich(self.state, self._first_person(), self.replay.mode)
+
+    def ending(self) -> str:
+        """The scores and the winners, two lines of plain text."""
         state = self.state
         scores = ", ".join(f"{self.label(s)} {v}" for s, v in enumerate(state.scores))
         winners = ", ".join(self.label(s) for s in state.winners)
-        return "\n".join([self.game.render_text(state, seat, self.replay.mode), "",
-                          f"Game over. Scores: {scores}", f"Winner{'s' if len(state.winners) > 1 else ''}: {winners}"])
+        return f"Game over. Scores: {scores}\nWinner{'s' if len(state.winners) > 1 else ''}: {winners}"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -117,6 +139,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--mode", choices=("original", "memory"), default=None,
                         help="observation mode: what the seats remember (default original)")
     parser.add_argument("--pause", type=float, default=0.3, help="seconds after each agent's move (default 0.3)")
+    parser.add_argument("--wait", action="store_true", help="wait for Enter after each agent's move instead")
     parser.add_argument("--save", type=Path, metavar="FILE", help="keep the game in FILE after every move")
     parser.add_argument("--load", type=Path, metavar="FILE", help="resume the game saved in FILE")
     return parser
@@ -172,7 +195,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.pause < 0:
         parser.error("--pause must be 0 or more seconds")
     replay, agents = prepare(parser, args)
-    session = Session(replay, agents, args.pause, args.save)
+    session = Session(replay, agents, args.pause, args.save, wait=args.wait)
     game = session.game
     print(f"{game.title}, {replay.num_players} players, seed {replay.seed}: "
           + ", ".join(session.label(s) for s in range(replay.num_players))

@@ -18,9 +18,11 @@ action out of turn or illegal, final scores that differ, a file cut short).
     python -m sobek_env.replay FILE [--seat K | --full] [--step N] [--print]
 
 steps through a game in the terminal (``n``/Enter next, ``p`` previous, a number to jump,
-``q`` quit), drawing the table with the game's own renderer as seat K sees it (default: as
-the player to move sees it; ``--full``: every seat's view). ``--print`` prints every step,
-or only step N, without asking; ``--gif OUT`` draws them into an animated GIF (Pillow).
+``q`` quit), drawing the table in colour (rich) as seat K sees it (default: as the player to
+move sees it; ``--full``: every seat's view). ``--print`` prints every step, or only step N,
+as plain text without asking; ``--gif OUT`` draws them into an animated GIF (Pillow) of the
+game's pictures (``--full``: one picture with every hand open; ``--every K``: every K-th step),
+and ``--png OUT`` the picture of step N (default: the last).
 """
 
 from __future__ import annotations
@@ -201,17 +203,22 @@ def _check_end(doc: dict, state: State, where: str) -> None:
 # ---------------------------------------------------------------- the viewer
 
 
-def picture(replay: Replay, states: Sequence[State], step: int, seat: int | None = None, full: bool = False) -> str:
-    """The table at ``step`` (0 = the deal) as ``seat`` sees it (default: the player to move), or every seat's view."""
-    game = replay.game_object
-    state = states[step]
+def heading(replay: Replay, step: int) -> str:
+    """What step ``step`` is: the deal, or who played what."""
     if step == 0:
         what = "the deal"
     else:
         who, action = replay.actions[step - 1]
         agent = f" ({replay.agents[who]})" if replay.agents else ""
-        what = f"player_{who}{agent} played {game.action_names[action]}"
-    lines = [f"--- step {step}/{len(replay.actions)}: {what}"]
+        what = f"player_{who}{agent} played {replay.game_object.action_names[action]}"
+    return f"--- step {step}/{len(replay.actions)}: {what}"
+
+
+def picture(replay: Replay, states: Sequence[State], step: int, seat: int | None = None, full: bool = False) -> str:
+    """The table at ``step`` (0 = the deal) as ``seat`` sees it (default: the player to move), or every seat's
+    view, as plain text (``--print``)."""
+    game, state = replay.game_object, states[step]
+    lines = [heading(replay, step)]
     if full:
         for s in range(replay.num_players):
             lines += [f"=== as player_{s} sees it", game.render_text(state, s, replay.mode)]
@@ -220,13 +227,39 @@ def picture(replay: Replay, states: Sequence[State], step: int, seat: int | None
     return "\n".join(lines)
 
 
-def browse(replay: Replay, seat: int | None, full: bool, step: int, read=input, write=print) -> None:
-    """Step through ``replay`` interactively from ``step``: n or Enter next, p previous, a number jumps, q quits."""
+def table(replay: Replay, states: Sequence[State], step: int, seat: int | None = None, full: bool = False) -> list:
+    """The table at ``step`` drawn for the terminal (rich): its heading, then the view of ``seat`` (default: the
+    player to move), or every seat's view one after the other."""
+    game, state = replay.game_object, states[step]
+    seats = range(replay.num_players) if full else [seat]
+    return [heading(replay, step), *(game.render_rich(state, s, replay.mode) for s in seats)]
+
+
+def frames(replay: Replay, steps: Sequence[int], seat: int | None = None, full: bool = False) -> list:
+    """The drawn pictures of ``steps`` (as ``seat`` sees them, default the player to move; ``full``: every
+    hand open), each with its heading in a strip above it."""
+    from .picture import captioned
+
+    game = replay.game_object
+    wanted, out = set(steps), {}
+    for step, state in enumerate(replay.states()):
+        if step in wanted:
+            out[step] = captioned(game.render_rgb(state, seat, replay.mode, full), heading(replay, step)[4:])
+    return [out[step] for step in steps]
+
+
+def browse(replay: Replay, seat: int | None, full: bool, step: int, read=input, write=None) -> None:
+    """Step through ``replay`` interactively from ``step``: n or Enter next, p previous, a number jumps, q quits.
+    ``write`` takes strings and rich renderables (default: a rich console)."""
+    from .console import printer
+
+    write = write or printer()
     states = list(replay.states())
     last = len(states) - 1
     step = min(step, last)
     while True:
-        write(picture(replay, states, step, seat, full))
+        for part in table(replay, states, step, seat, full):
+            write(part)
         try:
             answer = read(f"[step {step}/{last}] n/Enter next, p previous, NUMBER jump, q quit: ").strip().lower()
         except EOFError:
@@ -251,11 +284,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("file", type=Path, help="a replay file (evaluate.py --save-replays, play --save)")
     view = parser.add_mutually_exclusive_group()
     view.add_argument("--seat", type=int, help="draw the table as this seat sees it (default: the player to move)")
-    view.add_argument("--full", action="store_true", help="draw every seat's view")
+    view.add_argument("--full", action="store_true",
+                      help="draw every seat's view (in a picture: one table with every hand open)")
     parser.add_argument("--step", type=int, default=None, help="start at (or with --print, print only) this step")
-    parser.add_argument("--print", action="store_true", help="print the steps and exit instead of asking")
-    parser.add_argument("--gif", type=Path, metavar="OUT", help="write the steps as an animated GIF (needs Pillow)")
+    output = parser.add_mutually_exclusive_group()
+    output.add_argument("--print", action="store_true", help="print the steps and exit instead of asking")
+    output.add_argument("--gif", type=Path, metavar="OUT", help="write the steps as an animated GIF (needs Pillow)")
     parser.add_argument("--seconds", type=float, default=1.0, help="with --gif: seconds per step (default 1)")
+    parser.add_argument("--every", type=int, default=1, metavar="K",
+                        help="with --gif: draw every K-th step (and the last), for a shorter animation")
+    output.add_argument("--png", type=Path, metavar="OUT",
+                        help="write the picture of --step (default: the last step) as a PNG (needs Pillow)")
     args = parser.parse_args(argv)
     try:
         replay = Replay.load(args.file)
@@ -265,14 +304,23 @@ def main(argv: list[str] | None = None) -> None:
         parser.error(f"--seat must be 0 to {replay.num_players - 1} for this {replay.num_players}-player game")
     if args.step is not None and not 0 <= args.step <= len(replay.actions):
         parser.error(f"--step must be 0 to {len(replay.actions)} for this game of {len(replay.actions)} actions")
+    if not args.seconds > 0 or args.every < 1:
+        parser.error("--seconds must be more than 0 and --every 1 or more")
     try:
-        if args.gif:
-            states = list(replay.states())
-            steps = [args.step] if args.step is not None else range(len(states))
+        if args.png:
+            from .picture import save_png
+
+            step = len(replay.actions) if args.step is None else args.step
+            state = list(replay.states())[step]
+            save_png(replay.game_object.render_rgb(state, args.seat, replay.mode, args.full), args.png)
+            print(f"wrote {args.png} (step {step})")
+        elif args.gif:
             from .picture import save_gif
 
-            save_gif([picture(replay, states, step, args.seat, args.full) for step in steps], args.gif, args.seconds)
-            print(f"wrote {args.gif} ({len(steps)} frames)")
+            last = len(replay.actions)
+            steps = [args.step] if args.step is not None else sorted({*range(0, last + 1, args.every), last})
+            size = save_gif(frames(replay, steps, args.seat, args.full), args.gif, args.seconds)
+            print(f"wrote {args.gif} ({len(steps)} frames, {size / 1024:.0f} KB)")
         elif args.print:
             states = list(replay.states())
             steps = [args.step] if args.step is not None else range(len(states))
@@ -280,6 +328,8 @@ def main(argv: list[str] | None = None) -> None:
                 print(picture(replay, states, step, args.seat, args.full))
         else:
             browse(replay, args.seat, args.full, args.step or 0)
+    except (ImportError, OSError) as exc:  # no Pillow, or a GIF that cannot be written there
+        parser.exit(1, f"{parser.prog}: error: {exc}\n")
     except KeyboardInterrupt:
         print()
         sys.exit(130)

@@ -70,7 +70,7 @@ class SingleAgentEnv(gym.Env):
     ``env_kwargs`` go to :class:`sobek_env.env.raw_env` (observation_mode, reward_mode, rules options).
     """
 
-    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
+    metadata = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 1}
 
     def __init__(self, opponents: Any, num_players: int | None = None, seat: int | None = None,
                  game: Game | str = "sobek", **env_kwargs: Any) -> None:
@@ -171,6 +171,7 @@ class SingleAgentEnv(gym.Env):
         """The learner's legal actions as a boolean mask (for MaskablePPO)."""
         return self._last["action_mask"].astype(bool)
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
+        """The table as the player to move sees it (the learner, between his steps): text, or a picture."""
         return self.aec.render()
 

@@ -217,6 +217,20 @@ def test_cli_sweep_writes_a_plot(tmp_path: Path, capsys: pytest.CaptureFixture) 
     assert [row["tolerance"] for row in rows] == ["0", "1"]
 
 
+def test_cli_sweep_of_kleopatra_plots_amulets_and_the_crocodile(tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture) -> None:
+    """Kleopatra's corruption study: the swept heuristic's amulets and how often it was eaten (this once
+    crashed after the games: Kleopatra named no corruption axes)."""
+    evaluate("--game", "kleopatra", "--players", "3", "--games", "3", "--agents", "heuristic", "--vs", "random",
+             "--sweep", "tolerance=0,1", "--out", str(tmp_path), "--workers", "1")
+    stdout = capsys.readouterr().out
+    assert "tolerance=0" in stdout and "eaten" in stdout
+    assert (tmp_path / "sweep.png").read_bytes().startswith(b"\x89PNG")
+    rows = list(csv.DictReader((tmp_path / "sweep.csv").open()))
+    assert [row["tolerance"] for row in rows] == ["0", "1"]
+    assert all(0 <= float(row["eliminated_rate"]) <= 1 and float(row["amulets"]) >= 0 for row in rows)
+
+
 # ---------------------------------------------------------------- interrupted, resumed and concurrent runs
 
 

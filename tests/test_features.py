@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import copy
+import random
+
 import numpy as np
 import pytest
 
@@ -96,8 +99,103 @@ def test_the_feature_wrapper_gives_plain_gymnasium_users_what_a_model_reads() ->
               skip_render_check=True)
 
 
-def test_a_game_without_an_agents_package_reads_the_raw_observation() -> None:
-    """Kleopatra has no agents/kleopatra/ package: its models read ``raw`` (this once raised ModuleNotFoundError)."""
+def test_a_game_without_an_agents_package_reads_the_raw_observation(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game whose agents package has no features module offers ``raw`` alone (this once raised
+    ModuleNotFoundError); any other import error is not hidden."""
+    import agents.features as features
+
+    real = features.importlib.import_module
+
+    def without(name: str):
+        if name == "agents.kleopatra.features":
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+        return real(name)
+
+    monkeypatch.setattr(features.importlib, "import_module", without)
     assert feature_sets("kleopatra") == ("raw",)
     table = sobek_env.raw_env(game="kleopatra", num_players=2).table
     assert Featurizer("raw", table).size == table.game.observation_size(2)
+    with pytest.raises(ValueError, match="unknown feature set 'advice' for kleopatra"):
+        Featurizer("advice", table)
+
+    def broken(name: str):
+        raise ModuleNotFoundError("No module named 'numpyy'", name="numpyy")
+
+    monkeypatch.setattr(features.importlib, "import_module", broken)
+    with pytest.raises(ModuleNotFoundError, match="numpyy"):
+        feature_sets("kleopatra")
+
+
+# ---------------------------------------------------------------- Kleopatra
+
+
+def kleopatra_decisions(num_players: int, seed: int, mode: str = "original"):
+    """(observation dict, the game's state) at every decision of one Kleopatra game between random players."""
+    env = sobek_env.SingleAgentEnv(make("random", seed=seed, game="kleopatra"), game="kleopatra",
+                                   num_players=num_players, observation_mode=mode)
+    player = make("random", seed=seed + 1, game="kleopatra")
+    observation, _ = env.reset(seed=seed)
+    over = False
+    while not over:
+        step = {"observation": observation, "action_mask": env.action_masks()}
+        yield step, env.game
+        observation, _, over, _, _ = env.step(player.act(step))
+    yield {"observation": observation, "action_mask": env.action_masks()}, env.game
+
+
+@pytest.mark.parametrize(("num_players", "mode"), [(3, "original"), (5, "memory")])
+def test_kleopatra_advice_is_the_heuristics_choice_and_its_race(num_players: int, mode: str) -> None:
+    from agents.kleopatra.features import AMULETS, race_size
+    from agents.kleopatra.heuristic import HeuristicAgent
+    from sobek_env.kleopatra.actions import NUM_ACTIONS as KLEOPATRA_ACTIONS
+    from sobek_env.kleopatra.catalogue import CORRUPT
+
+    table = sobek_env.raw_env(game="kleopatra", num_players=num_players, observation_mode=mode).table
+    assert feature_sets("kleopatra") == ("raw", "advice")
+    featurize = Featurizer("advice", table)
+    heuristic = HeuristicAgent(table)
+    base = table.game.observation_size(num_players)
+    assert featurize.size == base + KLEOPATRA_ACTIONS + race_size(num_players)
+    assert featurize.advice_slice == (base, base + KLEOPATRA_ACTIONS)
+    checked = 0
+    for step, game in kleopatra_decisions(num_players, seed=num_players, mode=mode):
+        vector = featurize(step)
+        assert vector.shape == (featurize.size,) and vector.dtype == np.float32
+        assert np.array_equal(vector[:base], step["observation"])
+        if not step["action_mask"].any():  # the game is over: nothing to advise
+            assert not vector[base:].any()
+            continue
+        advice = vector[base:base + KLEOPATRA_ACTIONS]
+        assert advice.sum() == 1 and int(advice.argmax()) == heuristic.act(step)
+        assert step["action_mask"][int(advice.argmax())]
+        seat = game.current_player
+        race = vector[base + KLEOPATRA_ACTIONS:]
+        squares = sum(m.bit_count() for m, owner in game.sanctuaries if owner == seat)
+        own = game.amulets[seat] + sum(c for k, c in enumerate(game.hands[seat]) if CORRUPT[k]) - squares
+        assert race[0] == pytest.approx(own / AMULETS)
+        assert race[num_players] == pytest.approx(race[0] - max(race[1:num_players]), abs=1e-5)  # the standing
+        checked += 1
+    assert checked > 50
+
+
+def test_kleopatra_advice_sees_only_what_the_seat_may_see() -> None:
+    """Re-dealing what a seat cannot see (the deck, opponents' hands and pyramids) moves none of its features."""
+    rng = random.Random(5)
+    env = sobek_env.env(game="kleopatra", num_players=4)
+    env.reset(seed=11)
+    featurize = Featurizer("advice", env.unwrapped.table)
+    compared = 0
+    for step, agent in enumerate(env.agent_iter()):
+        observation, _, termination, truncation, _ = env.last()
+        if termination or truncation:
+            env.step(None)
+            continue
+        if step % 23 == 4:
+            seat = env.possible_agents.index(agent)
+            twin = copy.deepcopy(env)
+            twin.unwrapped.game = env.unwrapped.game.resample(seat, random.Random(rng.random()))
+            assert twin.unwrapped.game.hands != env.unwrapped.game.hands or env.unwrapped.game.deck == []
+            assert np.array_equal(featurize(twin.observe(agent)), featurize(observation))
+            compared += 1
+        env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+    assert compared > 10

@@ -17,6 +17,7 @@ import pytest
 from agents import make
 from agents.human import QuitGame
 from sobek_env import load_game
+from sobek_env.console import plain
 from sobek_env.replay import Replay
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -26,7 +27,7 @@ PROMPT = re.compile(r"player_(\d)> ")
 
 
 def scripted(answers: list[str], game: str = "sobek", num_players: int = 2):
-    """A human agent reading ``answers`` and writing into the returned list."""
+    """A human agent reading ``answers`` and writing into the returned list (rich drawings as their text)."""
     agent = make("human", game=game, num_players=num_players)
     shown: list[str] = []
     keys = iter(answers)
@@ -37,7 +38,8 @@ def scripted(answers: list[str], game: str = "sobek", num_players: int = 2):
         except StopIteration:
             raise EOFError from None
 
-    agent.read, agent.write = read, shown.append
+    agent.read = read
+    agent.write = lambda item: shown.append(item if isinstance(item, str) else plain(item))
     return agent, shown
 
 
@@ -54,10 +56,15 @@ def test_human_chooses_by_number_or_name_and_refuses_the_rest() -> None:
     legal = state.legal_actions()
     agent, shown = scripted(["0", "99", "take:8", "nonsense", "help", "save x.jsonl", "2"])
     assert agent.act(observation(state), state=state) == legal[1]
-    refusals = [s for s in shown if "nothing changed" in s]
+    refusals = [i for i, s in enumerate(shown) if "nothing changed" in s]
     assert len(refusals) == 4
-    assert "'take:8' is not legal now" in refusals[2]
-    assert all(load_game("sobek").action_names[legal[-1]] in s for s in refusals)
+    assert "'take:8' is not legal now" in shown[refusals[2]]
+    names = load_game("sobek").action_names
+    for i in refusals:  # each refusal lists the legal actions again, numbered, with their help
+        menu = shown[i + 1].splitlines()
+        assert len(menu) == len(legal)
+        assert all(line.split()[:2] == [str(n), names[a]] for n, (line, a) in enumerate(zip(menu, legal), 1))
+        assert load_game("sobek").action_help(legal[0]) in menu[0]
     assert any("cannot be saved" in s for s in shown)
     agent, _ = scripted(["take:2"])
     assert agent.act(observation(state), state=state) == load_game("sobek").action_id("take:2")
@@ -68,7 +75,7 @@ def test_human_sees_only_his_seat() -> None:
     state = game.new(2, 3)
     agent, shown = scripted(["1"])
     agent.act(observation(state), state=state)
-    assert shown[0] == game.render_text(state, state.current_player)
+    assert shown[0] == plain(game.render_rich(state, state.current_player))
     assert f"You (player_{state.current_player})" in shown[0]
 
 
@@ -97,7 +104,8 @@ class Terminal:
         env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "200"}
         self.pid, self.fd = pty.fork()
         if self.pid == 0:  # the child: its controlling terminal is the pty, so Ctrl-C is a SIGINT
-            signal.signal(signal.SIGINT, signal.SIG_DFL)  # a runner in the background may have it ignored
+            signal.signal(signal.SIGINT, signal.SIG_DFL)  # a runner in the background may have it ignored,
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # or blocked (the mask survives exec)
             os.chdir(ROOT)
             os.execve(sys.executable, [sys.executable, "-m", "sobek_env.play", *args], env)
         self.text = ""
@@ -207,3 +215,26 @@ def test_ctrl_c_leaves_cleanly(tmp_path: Path) -> None:
     assert term.status() == 130
     assert "Traceback" not in term.text and "KeyboardInterrupt" not in term.text
     assert not Replay.load(tmp_path / "g.jsonl").final_state().is_over
+
+
+def test_wait_shows_one_agent_move_per_key_and_the_table_in_colour(tmp_path: Path) -> None:
+    term = Terminal("--game", "kleopatra", "--players", "2", "--agents", "heuristic", "human", "--seed", "3",
+                    "--wait", "--pause", "0")
+    waits = 0
+    while waits < 4:
+        match = term.expect(re.compile(r"Enter: next move |player_1> "))
+        if match.group(0).startswith("Enter"):
+            moves = re.findall(r"player_\d \((?:heuristic|human)\): \S+", term.seen)
+            assert len(moves) == 1 and moves[0].startswith("player_0 (heuristic)")  # one move per key
+            waits += 1
+            term.type("")
+        else:
+            table = term.seen
+            assert "You (player_1)" in table and "You (player_0)" not in table
+            assert "sphinx alley" in table and "Market" in table and "Your choices:" in table
+            term.type("1")
+    term.expect(re.compile(r"Enter: next move |player_1> "))
+    os.write(term.fd, b"\x03")
+    term.expect("Game interrupted")
+    assert term.status() == 130
+    assert "Traceback" not in term.text

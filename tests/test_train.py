@@ -180,16 +180,16 @@ def test_missing_corrupt_and_foreign_files_are_refused_clearly(run_dir: Path, tm
         load_ppo(broken)
 
 
-def fresh_model(tmp_path: Path, features: str) -> Path:
-    """An untrained model with ``features``, saved as train.py saves its models."""
-    config = {**train.DEFAULTS, "players": 2, "envs": 1, "seed": 0, "pool": [["random", 1.0]],
+def fresh_model(tmp_path: Path, features: str, game: str = "sobek", players: int = 2) -> Path:
+    """An untrained model of ``game`` with ``features``, saved as train.py saves its models."""
+    config = {**train.DEFAULTS, "game": game, "players": players, "envs": 1, "seed": 0, "pool": [["random", 1.0]],
               "self_play_weight": 0.0, "net": [32, 32], "features": features}
     env = train.make_vec_env(config, [])
     try:
         model = train.new_model(config, env, seed=0)
     finally:
         env.close()
-    path = tmp_path / f"{features}.zip"
+    path = tmp_path / f"{game}-{features}.zip"
     save_ppo(model, path, train.model_meta(config, 0), with_optimizer=False)
     return path
 
@@ -208,6 +208,23 @@ def test_an_untrained_advised_policy_already_plays_as_the_heuristic(tmp_path: Pa
         observation, _, over, _, _ = env.step(action)
         moves += 1
     assert moves > 20
+
+
+def test_an_untrained_advised_kleopatra_policy_already_plays_as_the_heuristic(tmp_path: Path) -> None:
+    agent = load_ppo(fresh_model(tmp_path, "advice", game="kleopatra", players=3))
+    assert (agent.meta["game"], agent.meta["features"]) == ("kleopatra", "advice")
+    heuristic = make("heuristic", game="kleopatra", num_players=3)
+    env = sobek_env.SingleAgentEnv([make("random", seed=1, game="kleopatra") for _ in range(2)], game="kleopatra",
+                                   num_players=3)
+    observation, _ = env.reset(seed=4)
+    over, moves = False, 0
+    while not over:
+        step = {"observation": observation, "action_mask": env.action_masks()}
+        action = agent.act(step)
+        assert action == heuristic.act(step)
+        observation, _, over, _, _ = env.step(action)
+        moves += 1
+    assert moves > 50
 
 
 def test_a_model_on_the_raw_observation_loads_and_plays(tmp_path: Path) -> None:

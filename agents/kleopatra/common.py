@@ -12,6 +12,7 @@ caller).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 
@@ -54,6 +55,7 @@ from sobek_env.kleopatra.catalogue import (
     Rules,
     make_rules,
 )
+from sobek_env.kleopatra.observation import decode
 from sobek_env.kleopatra.palace import Geometry, gate_run, mask_of
 from sobek_env.kleopatra.phases import cover
 from sobek_env.kleopatra.view import FACE_DOWN, View
@@ -77,6 +79,7 @@ class Position:
     blocked: int = 0
     walls: int = 0
     gate: int = 0
+    memo: dict = field(default_factory=dict)  # values computed once per position (walls chosen, the top tile)
 
     def legal(self, action: int) -> bool:
         return bool(self.mask[action])
@@ -89,10 +92,16 @@ class Position:
         return self.rules.geometry
 
 
-def position(observation: dict, table: Table) -> Position:
-    """Decode ``observation`` for ``table`` (through the game's decoder) into a :class:`Position`."""
-    v = table.game.decode(observation, table)
-    rules = make_rules(table.num_players, **dict(table.rules))
+def table_rules(table: Table) -> Rules:
+    """The rules of ``table`` (agents keep them: building them is slower than a decision)."""
+    return make_rules(table.num_players, **dict(table.rules))
+
+
+def position(observation: dict, table: Table, rules: Rules | None = None) -> Position:
+    """Decode ``observation`` for ``table`` (through the game's decoder) into a :class:`Position`;
+    ``rules`` are the table's, if the caller has them already."""
+    rules = table_rules(table) if rules is None else rules
+    v = decode(observation, table.num_players, rules.max_turns)
     p = Position(v, np.asarray(observation["action_mask"]), rules)
     p.covered = mask_of(v.covered)
     p.blocked = p.covered | mask_of(v.sanctuaries)
@@ -173,6 +182,12 @@ def choose_walls(p: Position, count: int, walls: int, gate: int) -> tuple[list[i
 
 def best_mosaic_value(p: Position) -> int:
     """4 + the most palms the top tile can cover now (rules §6.3)."""
+    if "mosaic" not in p.memo:
+        p.memo["mosaic"] = _best_mosaic_value(p)
+    return p.memo["mosaic"]
+
+
+def _best_mosaic_value(p: Position) -> int:
     top = p.view.top_tile
     if top is None:
         return MOSAIC_BASE
@@ -214,11 +229,11 @@ class Plan:
         return sum(self.counts)
 
 
-def total_cost(counts: list[int]) -> list[int]:
+def total_cost(counts: list[int] | tuple[int, ...]) -> list[int]:
     return [sum(counts[c] * COSTS[c][r] for c in range(6)) for r in range(5)]
 
 
-def payment(pool: list[int], need: list[int], hand: list[int], merchants: int,
+def payment(pool: list[int], need: list[int] | tuple[int, ...], hand: list[int], merchants: int,
             trompe_ok: tuple[bool, ...], tainted_first: bool) -> tuple[list[int], int] | None:
     """Cards (kinds) and merchants to add to ``pool`` so that it covers ``need``, or None.
 
@@ -259,6 +274,12 @@ def payment(pool: list[int], need: list[int], hand: list[int], merchants: int,
 
 def _candidates(limit: list[int], depth: int) -> list[list[int]]:
     """Every multiset of at most ``depth`` elements within ``limit`` pieces per category (not empty)."""
+    return [list(c) for c, _ in candidate_costs(tuple(limit), depth)]
+
+
+@lru_cache(maxsize=512)
+def candidate_costs(limit: tuple[int, ...], depth: int) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
+    """:func:`_candidates` of ``limit`` with each one's total cost, computed once per quarry state."""
     out: list[list[int]] = []
 
     def grow(counts: list[int], start: int, left: int) -> None:
@@ -270,7 +291,7 @@ def _candidates(limit: list[int], depth: int) -> list[list[int]]:
                 counts[c] -= 1
 
     grow([0] * 6, 0, depth)
-    return out
+    return tuple((tuple(c), tuple(total_cost(c))) for c in out)
 
 
 @dataclass
@@ -286,8 +307,19 @@ class Pricing:
 def value_counts(p: Position, counts: list[int]) -> tuple[float, list[int], list[int]]:
     """Talents the elements of ``counts`` earn on the palace after the visit (without the bonus),
     with the wall slots and gate parts they would take."""
+    key = tuple(counts)
+    if key not in p.memo:
+        p.memo[key] = _value_counts(p, counts)
+    talents, slots, parts = p.memo[key]
+    return talents, list(slots), list(parts)
+
+
+def _value_counts(p: Position, counts: list[int]) -> tuple[float, list[int], list[int]]:
     v = p.view
-    slots, walls = choose_walls(p, counts[WALLS], p.walls, p.gate)
+    key = ("walls", counts[WALLS])
+    if key not in p.memo:
+        p.memo[key] = choose_walls(p, counts[WALLS], p.walls, p.gate)
+    slots, walls = p.memo[key]
     talents = float(sum(WALL_BASE + (p.geo.wall_masks[k] & p.covered).bit_count() for k in slots))
     talents += sum(SPHINX_VALUES[v.sphinxes + i] for i in range(counts[SPHINXES]))
     talents += OBELISK_VALUE * counts[OBELISKS]
@@ -311,9 +343,9 @@ def best_plan(p: Position, hand: list[int], merchants: int, pool: list[int], alr
     base = unit_worth(hand_units(hand)) * pricing.leftover
     best: Plan | None = None
     best_value = float("-inf") if nonempty else base
-    for counts in _candidates(room(p), MAX_BUILDS):
-        need = total_cost(counts)
-        if not cover(units, tuple(need), trompe_ok):
+    for fixed, need in candidate_costs(tuple(room(p)), MAX_BUILDS):
+        counts = list(fixed)
+        if not cover(units, need, trompe_ok):
             continue
         paid = payment(pool, need, hand, merchants if pricing.merchants else 0, trompe_ok, True)
         if paid is None:

@@ -27,6 +27,7 @@ from sobek_env.kleopatra.catalogue import (
     SMUGGLER,
     STANDARD,
     VIZIER,
+    Rules,
 )
 
 from ..base import TableAgent
@@ -43,6 +44,7 @@ from .common import (
     position,
     quarry_step,
     stall_cards,
+    table_rules,
     unit_worth,
 )
 
@@ -57,9 +59,15 @@ class GreedyAgent(TableAgent):
 
     name = "greedy"
     price = AMULET_PRICE
+    _rules: Rules | None = None
 
     def act(self, observation: dict) -> int:
-        p = position(observation, self.table)
+        if self._rules is None:
+            self._rules = table_rules(self.table)
+        return self.decide(position(observation, self.table, self._rules))
+
+    def decide(self, p: Position) -> int:
+        """The action for a decoded observation (learned agents' ``advice`` features call it too)."""
         action = self.handlers()[p.view.phase](p)
         if not p.legal(action):  # a safety net: every handler aims at a legal id
             action = p.legal_ids()[0]

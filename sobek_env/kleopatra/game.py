@@ -11,6 +11,7 @@ from ..game import Column, Game, Table
 from . import bounds, invariants, observation
 from .actions import ACTION_NAMES
 from .catalogue import CATEGORIES, DEFAULT_PLAYERS, MAX_PLAYERS, MIN_PLAYERS, RULES_OPTIONS, make_rules
+from .picture import frame_size, picture
 from .render import action_help, render_text
 from .state import GameState
 from .view import View
@@ -37,6 +38,9 @@ class KleopatraGame(Game):
         Column("ceremonies_won", "ceremonies won", "ceremonies_won"),
         Column("elements_built", "built", "elements_built", format=".1f"),
     )
+    corruption_axes: ClassVar[tuple[str, str, str] | None] = (
+        "amulets", "eliminated_rate", "share of games fed to the crocodile")
+    penalty_rate: ClassVar[tuple[str, str] | None] = ("eliminated_rate", "share of games fed to the crocodile")
 
     def new(self, num_players: int | None = None, seed: int | None = None, **rules: Any) -> GameState:
         return GameState.new(self.default_players if num_players is None else num_players, seed, **rules)
@@ -74,6 +78,19 @@ class KleopatraGame(Game):
 
     def render_text(self, state: GameState, seat: int | None = None, mode: str = "original") -> str:
         return render_text(state, seat, mode)
+
+    def render_rgb(self, state: GameState, seat: int | None = None, mode: str = "original",
+                   full: bool = False) -> np.ndarray:
+        return picture(state, seat, mode, full)
+
+    def frame_size(self, num_players: int) -> tuple[int, int]:
+        self.check_table(num_players)
+        return frame_size(num_players)
+
+    def render_rich(self, state: GameState, seat: int | None = None, mode: str = "original") -> Any:
+        from .console import render_rich  # rich loads only when a terminal asks for it
+
+        return render_rich(state, seat, mode)
 
     def margins(self, state: GameState) -> list[float]:
         """rules §11.5: a survivor's score minus the best other survivor's; an eaten player's is minus the

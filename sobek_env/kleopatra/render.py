@@ -34,7 +34,7 @@ def _seat_name(v: View, rel: int, seat: int) -> str:
     return "you" if rel == 0 else f"player_{(seat + rel) % v.num_players}"
 
 
-def _wall_sides(rules: Rules) -> list[str | None]:
+def wall_sides(rules: Rules) -> list[str | None]:
     """Per wall slot, the edge of the garden it runs along (left, back, right), if it lies on one."""
     size = rules.garden_size
     sides: list[str | None] = []
@@ -49,6 +49,23 @@ def _wall_sides(rules: Rules) -> list[str | None]:
         else:
             sides.append(None)
     return sides
+
+
+def wall_edges(rules: Rules) -> tuple[dict[int, int], dict[int, int], dict[int, int]]:
+    """The wall slot beside each garden row on the left and on the right, and beside each column at
+    the back: three maps from the row (or column) to the slot's index."""
+    left: dict[int, int] = {}
+    right: dict[int, int] = {}
+    back: dict[int, int] = {}
+    for k, side in enumerate(wall_sides(rules)):
+        for sq in rules.wall_slots[k]:
+            if side == "left":
+                left[sq // 8] = k
+            elif side == "right":
+                right[sq // 8] = k
+            elif side == "back":
+                back[sq % 8] = k
+    return left, right, back
 
 
 def garden_lines(v: View, rules: Rules, seat: int) -> list[str]:
@@ -67,17 +84,7 @@ def garden_lines(v: View, rules: Rules, seat: int) -> list[str]:
     for rel, squares in enumerate(v.owned):
         for sq in squares:
             owner[sq] = str((seat + rel) % v.num_players)
-    sides = _wall_sides(rules)
-    left, right, back = {}, {}, {}
-    for k, side in enumerate(sides):
-        mark = "#" if v.walls[k] else ":"
-        for sq in rules.wall_slots[k]:
-            if side == "left":
-                left[sq // 8] = mark
-            elif side == "right":
-                right[sq // 8] = mark
-            elif side == "back":
-                back[sq % 8] = mark
+    left, right, back = ({at: "#" if v.walls[k] else ":" for at, k in edge.items()} for edge in wall_edges(rules))
     palms = set(v.palms)
     sanctuaries = set(v.sanctuaries)
     lines = ["      " + " ".join(back.get(x, " ") for x in range(size)) + "      (back: the throne side)"]

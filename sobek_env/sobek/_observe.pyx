@@ -40,6 +40,7 @@ from .phases import (
     ThiefBack,
     VizierCard,
 )
+from .view import SeatView
 
 from cpython.ref cimport PyObject
 from libc.string cimport memset
@@ -158,6 +159,7 @@ cdef class Encoder:
     # the rules last seen, and their scarabs per kind
     cdef object rules
     cdef long scarabs[K]
+    cdef readonly object view  # the SeatView encode_seat refills
 
     def __init__(self, buffer, dict at, int num_players, bint memory):
         self.buffer = buffer
@@ -199,6 +201,7 @@ cdef class Encoder:
         self.last_most_corrupt, self.last_penalty, self.last_horizontal = (
             at["last_most_corrupt"], at["last_penalty"], at["last_horizontal"])
         self.rules = None
+        self.view = SeatView(memory)
 
     cdef int _load_rules(self, rules) except -1:
         """Keep the scarabs per kind of ``rules`` (the rules options change them), read once per rules."""
@@ -213,6 +216,14 @@ cdef class Encoder:
 
     def encode(self, s, view):
         """Fill the buffer with the view ``view`` (a SeatView) of ``s`` and return it (not a copy)."""
+        return self._encode(s, view)
+
+    def encode_seat(self, s, long seat):
+        """Fill the buffer with ``seat``'s view of ``s`` and return it (not a copy): the encoder's own SeatView,
+        refilled, saves making one per observation."""
+        return self._encode(s, self.view.see(s, seat))
+
+    cdef _encode(self, s, view):
         cdef float *out = self.out
         cdef long n = self.n, seat = view.seat, i, p, pos, kind, marker
         cdef long curses_on_players = 0, prosperity_on_sets = 0, left = 0
@@ -257,11 +268,11 @@ cdef class Encoder:
             laid = horizontal[p]
             for group in laid:
                 add_row(out + self.horizontal + i * K, group[1])
-            if i and known_hands is not None:
-                check_width(known_hands, n - 1)
-                check_width(known_piles, n - 1)
-                put_row(out + self.known_hands + (i - 1) * K, known_hands[i - 1], K)
-                put_row(out + self.known_piles + (i - 1) * K, known_piles[i - 1], K)
+            if i and known_hands is not None:  # the view's rows are by seat
+                check_width(known_hands, n)
+                check_width(known_piles, n)
+                put_row(out + self.known_hands + (i - 1) * K, known_hands[p], K)
+                put_row(out + self.known_piles + (i - 1) * K, known_piles[p], K)
         check_width(tokens, T)
         for i in range(T):
             left += <long>tokens[i]

@@ -55,6 +55,7 @@ from .catalogue import (
 )
 from .decode import View
 from .observation import HIGH, Observer, describe_layout, encode_state, state_size
+from .picture import frame_size, picture
 from .render import action_help, render_text
 from .state import GameState
 
@@ -80,6 +81,7 @@ class SobekGame(Game):
         Column("penalty_per_game", "penalty/game", "penalty"),                  # points lost to the penalty
     )
     corruption_axes = ("corruption_per_round", "penalty_per_game", "points lost to the corruption penalty per game")
+    penalty_rate = ("most_corrupt_rate", "share of rounds most corrupt (penalised)")
 
     def new(self, num_players: int | None = None, seed: int | None = None, **rules: Any) -> GameState:
         return GameState.new(self.default_players if num_players is None else num_players, seed=seed, **rules)
@@ -121,6 +123,21 @@ class SobekGame(Game):
 
     def render_text(self, state: GameState, seat: int | None = None, observation_mode: str = "original") -> str:
         return render_text(state, seat, observation_mode == "memory")
+
+    def render_rgb(self, state: GameState, seat: int | None = None, observation_mode: str = "original",
+                   full: bool = False) -> np.ndarray:
+        self.check_table(state.num_players, observation_mode)
+        return picture(state, seat, observation_mode == "memory", full)
+
+    def frame_size(self, num_players: int) -> tuple[int, int]:
+        self.check_table(num_players)
+        return frame_size(num_players)
+
+    def render_rich(self, state: GameState, seat: int | None = None, observation_mode: str = "original") -> Any:
+        from .console import render_rich  # rich loads only when a terminal asks for it
+
+        self.check_table(state.num_players, observation_mode)
+        return render_rich(state, seat, observation_mode == "memory")
 
     def statistics(self, state: GameState) -> list[dict[str, float]]:
         """Per seat, totals over the scored rounds (rules §8): round points, corruption (cards and 2 per

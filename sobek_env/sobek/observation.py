@@ -184,15 +184,16 @@ class Observer:
         )
         # the compiled twin writes the same buffer, so the named views serve both paths
         self._compiled = None if _observe is None else _observe.Encoder(self.buffer, self._at, n, self.memory)
+        if self._compiled is not None:  # called as it is: a method in between cost a Python call per observation
+            self.encode = self._compiled.encode_seat
 
     def __reduce__(self) -> tuple:
         """Pickled as its parameters (the compiled encoder holds a memory view), rebuilt on loading."""
         return (Observer, (self.num_players, self.mode))
 
     def encode(self, s: GameState, seat: int) -> np.ndarray:
-        """Fill the buffer with ``seat``'s view of ``s`` and return it (not a copy)."""
-        if self._compiled is not None:
-            return self._compiled.encode(s, seat_view(s, seat, self.memory))
+        """Fill the buffer with ``seat``'s view of ``s`` and return it (not a copy). When the compiled encoder
+        was built, the instance's ``encode`` is its ``encode_seat`` instead, which writes the same vector."""
         return self.encode_python(s, seat)
 
     def encode_python(self, s: GameState, seat: int) -> np.ndarray:
@@ -225,8 +226,8 @@ class Observer:
             if s.horizontal[p]:
                 b[rows["horizontal"][i]] = _sum_rows([cards for _, cards in s.horizontal[p]])
             if i and view.known_hands is not None:
-                b[rows["known_hands"][i - 1]] = view.known_hands[i - 1]
-                b[rows["known_piles"][i - 1]] = view.known_piles[i - 1]
+                b[rows["known_hands"][i - 1]] = view.known_hands[p]
+                b[rows["known_piles"][i - 1]] = view.known_piles[p]
         b[at["tokens_left"]] = sum(s.tokens)
         if view.token_choice is not None:
             b[whole["token_choice"]] = view.token_choice

@@ -11,6 +11,7 @@ phase types in the order of the observation's one-hot ``phase`` section.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from itertools import compress
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from .. import document as D
@@ -59,6 +60,10 @@ if TYPE_CHECKING:
     from .state import GameState
 
 ALL_GOODS = tuple(range(len(GOODS)))
+TAKE_ACTIONS = list(range(A.TAKE, A.TAKE + TAKE_WINDOW))  # a slice as long as the Nile: those within reach
+CHARACTER_ACTIONS = tuple(A.CHARACTER + k - FIRST_CHARACTER for k in CHARACTER_KINDS)  # the last kinds of a hand
+SET_ACTIONS = tuple(A.SET + g for g in ALL_GOODS)
+KIND_IDS = range(NUM_KINDS)
 Fault = tuple[str, str] | None  # (field of the pending document, what is wrong), or None
 
 
@@ -128,11 +133,18 @@ class TurnStart(SobekPhase):
     __slots__ = ()
 
     def legal(self, s: GameState) -> list[int]:
-        p = s.current_player
-        hand = s.hands[p]
-        out = list(range(A.TAKE, A.TAKE + min(TAKE_WINDOW, len(s.nile))))
-        out += [A.CHARACTER + k - FIRST_CHARACTER for k in CHARACTER_KINDS if hand[k]]
-        out += [A.SET + g for g in ALL_GOODS if s.fitting_in_hand(p, g) >= SET_MIN_CARDS]
+        hand = s.hands[s.current_player]
+        out = TAKE_ACTIONS[:len(s.nile)]
+        out += compress(CHARACTER_ACTIONS, hand[FIRST_CHARACTER:])
+        # s.fitting_in_hand of every goods in one pass over the kinds in hand (this runs at most steps):
+        # amulets fit every set, any other card the set of its goods (rules §6)
+        kind_goods = s.rules.kind_goods
+        fitting = [hand[AMULET]] * len(GOODS)
+        for k in compress(KIND_IDS, hand):
+            g = kind_goods[k]
+            if g >= 0:
+                fitting[g] += hand[k]
+        out += compress(SET_ACTIONS, map(SET_MIN_CARDS.__le__, fitting))
         return out
 
     def apply(self, s: GameState, a: int) -> None:
@@ -164,7 +176,8 @@ class BuildSet(SobekPhase):
 
     def legal(self, s: GameState) -> list[int]:
         hand = s.hands[s.current_player]
-        out = sorted(A.CARD + k for k in s.rules.fits[self.goods] if hand[k])
+        out = [A.CARD + k for k in s.rules.fits[self.goods] if hand[k]]
+        out.sort()  # fits lists the amulet last, though characters' ids are above it
         if sum(self.cards) >= SET_MIN_CARDS:
             out.append(A.DONE)
         return out
@@ -735,7 +748,8 @@ class HorizontalSet(RoundEndPhase):
 
     def legal(self, s: GameState) -> list[int]:
         hand = s.hands[s.current_player]
-        out = sorted(A.CARD + k for k in s.rules.fits[self.goods] if hand[k])
+        out = [A.CARD + k for k in s.rules.fits[self.goods] if hand[k]]
+        out.sort()  # fits lists the amulet last, though characters' ids are above it
         if sum(self.cards) >= SET_MIN_CARDS:
             out.append(A.DONE)
         return out

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .actions import ACTION_NAMES
-from .catalogue import BACKS, HIEROGLYPHS, KINDS, NILE_FACE, SET_SLOTS, TOKENS
+from .catalogue import BACKS, FACE_UP_ON_NILE, HIEROGLYPHS, KINDS, SET_SLOTS, TOKENS
 from .phases import BuildSet, CourtesanCard, Guild, HorizontalSet
 from .state import GameState
 from .view import seat_view
@@ -36,8 +36,7 @@ def render_text(s: GameState, seat: int | None = None, memory: bool = False) -> 
     lines.append(f"Sobek, round {s.round}, {n} players: {status}")
     lines.append("Scores: " + " | ".join(
         f"player_{p}{'*' if p == s.current_player and not s.over else ''} {s.markers[p]}" for p in range(n)))
-    nile = "  ".join(f"[{i}] {KINDS[NILE_FACE[k]] if NILE_FACE[k] == k else '(character)'}"
-                     for i, k in enumerate(s.nile))
+    nile = "  ".join(f"[{i}] {KINDS[k] if FACE_UP_ON_NILE[k] else '(character)'}" for i, k in enumerate(s.nile))
     lines.append(f"Nile: {nile or '-'}   deck: {len(s.deck)}")
     lines.append(f"Tokens: {sum(s.tokens)} face down; used: {_tokens(s.used_tokens)}")
     for i in range(n):
@@ -50,8 +49,8 @@ def render_text(s: GameState, seat: int | None = None, memory: bool = False) -> 
             back_text = ", ".join(f"{c} {BACKS[b]}" for b, c in enumerate(backs) if c) or "empty"
             lines.append(f"player_{p}: hand {sum(backs)} ({back_text})")
             if view.known_hands is not None:
-                lines.append(f"    remembered in hand: {_cards(view.known_hands[i - 1])}; "
-                             f"in pile ({sum(s.piles[p])} cards): {_cards(view.known_piles[i - 1])}")
+                lines.append(f"    remembered in hand: {_cards(view.known_hands[p])}; "
+                             f"in pile ({sum(s.piles[p])} cards): {_cards(view.known_piles[p])}")
         sets = [
             f"{_set_name(g)}: {_cards(t.cards)}" + (f" +{t.prosperity} prosperity" if t.prosperity else "")
             for g, t in enumerate(s.sets[p]) if t is not None

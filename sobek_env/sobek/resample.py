@@ -105,12 +105,12 @@ def _deal(s: GameState, view: SeatView, searched: int | None, hidden: list[int],
 
     # the hidden zones, each with the cards it needs per back colour: opponents' hands and piles
     zones: list[tuple[list[int], list[int], list[int]]] = []  # (zone in r, backs needed, remembered)
-    for i, o in enumerate(opponents):
+    for o in opponents:
         r.hands[o] = [0] * NUM_KINDS
-        zones.append((r.hands[o], list(backs_of(s.hands[o])), view.known_hands[i]))
+        zones.append((r.hands[o], list(backs_of(s.hands[o])), view.known_hands[o]))
         if o != searched:
             r.piles[o] = [0] * NUM_KINDS
-            zones.append((r.piles[o], list(backs_of(s.piles[o])), view.known_piles[i]))
+            zones.append((r.piles[o], list(backs_of(s.piles[o])), view.known_piles[o]))
     if keep_memory:
         for zone, need, remembered in zones:
             _place_remembered(zone, need, remembered, pool, rng)

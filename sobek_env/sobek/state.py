@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import random
 from numbers import Integral
+from operator import add
 
 from ..errors import IllegalActionError
 from . import actions as A
@@ -33,7 +34,6 @@ from .catalogue import (
     EARLY_END_SCORE,
     FACE_UP_ON_NILE,
     FIRST_CHARACTER,
-    GOODS,
     GREEN,
     KIND_BACK,
     NUM_KINDS,
@@ -80,6 +80,7 @@ EVENTS: tuple[str, ...] = (
     "end:normal", "end:early", "end:shared-victory", "end:sole-winner",
 )
 ROUND_END_PHASES = (Horizontal, HorizontalSet)
+EMPTY = (0,) * NUM_KINDS  # no card of any kind
 
 
 class GameState:
@@ -186,12 +187,14 @@ class GameState:
         return list(self._legal_ids())
 
     def _legal_ids(self) -> list[int]:
-        if self._legal is None:
+        legal = self._legal
+        if legal is None:
             if self.over:
-                self._legal = []
+                legal = []
             else:
-                self._legal = (TURN_START if self.pending is None else self.pending).legal(self)
-        return self._legal
+                legal = (TURN_START if self.pending is None else self.pending).legal(self)
+            self._legal = legal
+        return legal
 
     def apply(self, action: int) -> None:
         """Play ``action`` for ``current_player``.
@@ -204,11 +207,14 @@ class GameState:
                 raise IllegalActionError(
                     f"an action must be an integer id from 0 to {A.NUM_ACTIONS - 1}, got {action!r}")
             action = int(action)
-        legal = self._legal_ids()
+        legal = self._legal
+        if legal is None:
+            legal = self._legal_ids()
         if action not in legal:
             raise IllegalActionError(self._illegal_message(action, legal))
         self._legal = None
-        (TURN_START if self.pending is None else self.pending).apply(self, action)
+        pending = self.pending
+        (TURN_START if pending is None else pending).apply(self, action)
 
     def _illegal_message(self, action: int, legal: list[int]) -> str:
         if self.over:
@@ -324,8 +330,11 @@ class GameState:
 
     def horizontal_goods(self, p: int) -> list[int]:
         """The goods ``p`` may still declare a horizontal set of (rules §5)."""
-        laid = self.laid_horizontal_goods(p)
-        return [g for g in range(len(GOODS)) if g not in laid and self.fitting_in_hand(p, g) >= SET_MIN_CARDS]
+        laid, hand, out = self.laid_horizontal_goods(p), self.hands[p], []
+        for g, fitting in enumerate(self.rules.fit_counts):  # fitting_in_hand, without a call per goods
+            if g not in laid and sum(fitting(hand)) >= SET_MIN_CARDS:
+                out.append(g)
+        return out
 
     def card_counts(self) -> list[int]:
         """How many cards of each kind lie in all zones together (63 in a sound state)."""
@@ -532,11 +541,9 @@ class GameState:
     def _score_round(self) -> None:
         """rules §5 and §8: leftover hands to the piles, scoring, the penalty, then §9 or a new round."""
         rules, n = self.rules, self.rules.num_players
-        for p in range(n):
-            hand, pile = self.hands[p], self.piles[p]
-            for k in range(NUM_KINDS):
-                pile[k] += hand[k]
-                hand[k] = 0
+        for hand, pile in zip(self.hands, self.piles):
+            pile[:] = map(add, pile, hand)
+            hand[:] = EMPTY
         points = [
             sum(vertical_value(t, rules) for t in self.sets[p] if t is not None)
             + sum(scarabs_of(cards, rules) for _, cards in self.horizontal[p])
@@ -556,8 +563,8 @@ class GameState:
             "curses": list(self.curses),
             "most_corrupt": corrupt,
             "penalty": penalty,
-            "horizontal": [[sum(cards[k] for _, cards in self.horizontal[p]) for k in range(NUM_KINDS)]
-                           for p in range(n)],
+            "horizontal": [[sum(column) for column in zip(*(cards for _, cards in self.horizontal[p]))]
+                           if self.horizontal[p] else [0] * NUM_KINDS for p in range(n)],
         })
         self.emit("round:scored")
         if len(corrupt) > 1:

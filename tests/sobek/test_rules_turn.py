@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from sobek_env import GameState
+from sobek_env.sobek.actions import SET
+from sobek_env.sobek.catalogue import GOODS, NUM_KINDS, SET_MIN_CARDS
 from sobek_env.sobek.invariants import check
+from sobek_env.sobek.stress import random_rules
 
 from .scenario import act, build, legal, load, view
 
@@ -154,6 +159,22 @@ def test_a_set_can_be_started_only_with_three_fitting_cards_in_hand() -> None:
     s = load("set_hand")
     # fish: fish-plain, fish-scarab, high-priestess (fish family), amulet; ivory and wheat: 2 each
     assert legal(s) == ["take:0", "take:1", "character:high-priestess", "set:fish"]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_set_can_be_started_exactly_for_the_goods_with_three_fitting_cards(seed: int) -> None:
+    # the turn start counts fitting cards its own way (one pass over the hand): it must agree with
+    # fitting_in_hand, under random rules options (families move characters between goods) and hands
+    rng = random.Random(seed)
+    s = GameState.new(2 + seed % 3, seed=seed, **random_rules(rng))
+    while not s.is_over:
+        if s.pending is None:
+            for hand in (s.hands[s.current_player], [rng.choice((0, 0, 1, 2)) for _ in range(NUM_KINDS)]):
+                t = s.clone()
+                t.hands[t.current_player] = list(hand)
+                goods = [g for g in range(len(GOODS)) if t.fitting_in_hand(t.current_player, g) >= SET_MIN_CARDS]
+                assert [a for a in t.legal_actions() if SET <= a < SET + len(GOODS)] == [SET + g for g in goods]
+        s.apply(rng.choice(s.legal_actions()))
 
 
 def test_only_fitting_kinds_can_be_laid_and_done_needs_three_cards() -> None:

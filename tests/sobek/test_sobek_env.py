@@ -148,6 +148,17 @@ def test_ansi_render_shows_the_table_as_the_player_to_move_sees_it() -> None:
     assert f"player_{opponent}: hand 2 (2 green)" in text
 
 
+def test_a_character_on_the_nile_is_drawn_face_down_whichever_it_is() -> None:
+    """rules §5: the Queen (the first character kind) once showed by name on the Nile."""
+    from sobek_env.sobek import GameState
+    from sobek_env.sobek.catalogue import KIND_INDEX
+
+    state = next(s for s in (GameState.new(3, seed=k) for k in range(100)) if KIND_INDEX["queen"] in s.nile)
+    text = sobek_env.load_game("sobek").render_text(state, 0)
+    nile = next(line for line in text.splitlines() if line.startswith("Nile:"))
+    assert "queen" not in nile and nile.count("(character)") == sum(k >= KIND_INDEX["queen"] for k in state.nile)
+
+
 def test_state_is_the_full_information_vector() -> None:
     env = sobek_env.env(num_players=4)
     env.reset(seed=2)

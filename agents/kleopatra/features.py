@@ -1,0 +1,62 @@
+"""Kleopatra's derived features for learned agents (``agents.features`` names them per game).
+
+``advice``
+    after the observation vector, what the heuristic baseline makes of it
+    (:class:`agents.kleopatra.heuristic.HeuristicAgent` at its default tolerance): the action it
+    would choose (one-hot) and its reading of the crocodile's race (rules §11.4): the amulets it
+    expects to end with, what it expects of each opponent, its standing against the most corrupt
+    of them, and Cleopatra's step. The network starts from the heuristic's judgement and learns
+    where to depart from it. All of it is computed from the observation alone.
+
+The derived entries are on a small scale (amulets as tenths) and the standing may be negative,
+so :class:`agents.ppo.Log1pFeatures` squashes only the observation part.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sobek_env.game import Table
+from sobek_env.kleopatra.actions import NUM_ACTIONS
+
+from .common import position, table_rules
+from .heuristic import HeuristicAgent
+
+DEFAULT_FEATURES = "advice"
+AMULETS = 10.0  # amulets are given in tens
+STEPS = 10.0    # Cleopatra's steps, as tenths
+
+
+def race_size(num_players: int) -> int:
+    """Entries of the crocodile's race: own final amulets, each opponent's, the standing, Cleopatra's step."""
+    return 1 + (num_players - 1) + 2
+
+
+def advice_size(num_players: int) -> int:
+    """The entries the ``advice`` features add after the observation."""
+    return NUM_ACTIONS + race_size(num_players)
+
+
+class Advice:
+    """Writes the ``advice`` features of an observation dict at ``table`` into ``out``."""
+
+    advice_slice = (0, NUM_ACTIONS)  # where the heuristic's choice (one-hot) lies in the derived entries
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.rules = table_rules(table)
+        self.heuristic = HeuristicAgent(table)
+
+    def __call__(self, observation: dict, out: np.ndarray) -> None:
+        h = self.heuristic
+        p = position(observation, self.table, self.rules)
+        out[h.decide(p)] = 1.0
+        own = h.own_final(p)
+        opponents = [h.opponent_final(p, i) for i in range(1, p.view.num_players)]
+        race = [own / AMULETS, *(o / AMULETS for o in opponents), (own - max(opponents)) / AMULETS,
+                p.view.cleopatra / STEPS]
+        out[NUM_ACTIONS:] = np.asarray(race, dtype=np.float32)
+
+
+# name -> (entries added for a number of players, the writer built for a table)
+FEATURE_SETS = {"advice": (advice_size, Advice)}
