@@ -1,6 +1,6 @@
 """Training with RLlib (train.py --backend rllib): the environment RLlib checks and steps, one training iteration
 for both games, the league's snapshots, the saved policy playing as rllib:PATH, an interrupted run's policy
-kept, and a short Sobek run that beats random."""
+kept, and a few iterations on Sobek that beat random."""
 
 from __future__ import annotations
 
@@ -173,16 +173,16 @@ def test_rllibs_own_masking_module_trains_on_the_environment(local_ray) -> None:
     assert result["env_runners"]["num_env_steps_sampled_lifetime"] >= 200
 
 
-def test_a_short_run_on_sobek_beats_random_in_80_percent_of_200_games(local_ray, tmp_path: Path) -> None:
+def test_a_few_iterations_on_sobek_learn_to_beat_random(local_ray, tmp_path: Path) -> None:
+    """The smoke version of the bar (make rllib-bar: a few minutes' run, 80% of 200 games): 10,000 steps, under
+    half a minute, already win most games against random (the untrained policy of docs/rllib-2p.eval.csv won 22% of 200)."""
     out = tmp_path / "run"
-    train(out, "--players", "2", "--timesteps", "40000", "--eval-every", "40000", "--eval-games", "2",
-          "--net", "128,128", "--seed", "2")
+    train(out, "--players", "2", "--timesteps", "10000", "--batch-size", "2000", "--minibatch-size", "500",
+          "--epochs", "4", "--net", "64,64", "--eval-every", "10000", "--eval-games", "2", "--seed", "2")
     specs = [f"rllib:{out / 'policy.zip'}", "random"]
-    records = play_tournament(specs, 200, seed=0, backend="ray")
+    records = play_tournament(specs, 30, seed=0, workers=1)
     learner = summarize(records, specs)[0]
-    assert learner.win_rate >= 0.8, learner
-
-
+    assert learner.win_rate > 0.5, learner
 
 
 def test_an_interrupted_run_saves_the_last_iterations_policy(no_local_ray: None, tmp_path: Path,

@@ -61,7 +61,7 @@ def start(args: list[str], **env: str) -> subprocess.Popen:
 
 
 @pytest.mark.parametrize(("game", "specs", "games"), [
-    ("sobek", [f"ppo:{PPO_MODEL}", "ismcts:simulations=4"], 2),
+    ("sobek", [f"ppo:{PPO_MODEL}", "ismcts:simulations=2,depth=20"], 2),
     ("sobek", ["heuristic", "greedy", "random"], 3),
     ("kleopatra", ["heuristic", "ismcts:simulations=2,depth=20", "rllib:{policy}"], 3),
 ])
