@@ -175,7 +175,8 @@ def test_rllibs_own_masking_module_trains_on_the_environment(local_ray) -> None:
 
 def test_a_few_iterations_on_sobek_learn_to_beat_random(local_ray, tmp_path: Path) -> None:
     """The smoke version of the bar (make rllib-bar: a few minutes' run, 80% of 200 games): 10,000 steps, under
-    half a minute, already win most games against random (the untrained policy of docs/rllib-2p.eval.csv won 22% of 200)."""
+    half a minute, already win most games against random (the untrained policy of docs/rllib-2p.eval.csv won
+    22% of 200)."""
     out = tmp_path / "run"
     train(out, "--players", "2", "--timesteps", "10000", "--batch-size", "2000", "--minibatch-size", "500",
           "--epochs", "4", "--net", "64,64", "--eval-every", "10000", "--eval-games", "2", "--seed", "2")
