@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY      = $(VENV)/bin/python
 STAMP   = $(VENV)/.installed
 
-.PHONY: install test test-lower demo lint stress stress-sobek stress-kleopatra clean
+.PHONY: install test test-lower test-ray rllib-bar demo lint stress stress-sobek stress-kleopatra clean
 
 $(STAMP): pyproject.toml constraints.txt setup.py $(wildcard sobek_env/*/_observe.pyx)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -26,6 +26,29 @@ $(LOWER)/.installed: pyproject.toml constraints.txt constraints-lower.txt setup.
 
 test-lower: $(LOWER)/.installed
 	$(LOWER)/bin/python -m pytest -q -p no:cacheprovider
+
+# Ray's tests (tests_ray/, outside the suite's testpaths: make test collects none of them) in a venv of their own
+# with the ray extra, on a local Ray they start. .ci/run runs it after make test-lower.
+RAYVENV = .venv-ray
+$(RAYVENV)/.installed: pyproject.toml constraints.txt setup.py $(wildcard sobek_env/*/_observe.pyx)
+	test -x $(RAYVENV)/bin/python || $(PYTHON) -m venv $(RAYVENV)
+	$(RAYVENV)/bin/python -m pip install --quiet -c constraints.txt -e ".[dev,ray]"
+	touch $(RAYVENV)/.installed
+
+test-ray: $(RAYVENV)/.installed
+	$(RAYVENV)/bin/python -m pytest -q -p no:cacheprovider tests_ray
+
+# The RLlib bar, too long for the tests (a few minutes): a short RLlib run on Sobek with 2 players, then 200 games
+# against random; fails unless its policy wins at least 80% of them. BAR_OUT must not exist yet (a new run).
+BAR_OUT ?= runs/rllib-bar
+rllib-bar: $(RAYVENV)/.installed
+	$(RAYVENV)/bin/python train.py --backend rllib --game sobek --players 2 --timesteps 100000 --eval-every 50000 \
+		--eval-games 100 --seed 1 --out $(BAR_OUT)
+	$(RAYVENV)/bin/python evaluate.py --game sobek --players 2 --games 200 --seed 0 --workers 2 \
+		--agents rllib:$(BAR_OUT)/policy.zip random --out $(BAR_OUT)/vs-random
+	$(RAYVENV)/bin/python -c 'import json, sys; s = json.load(open(sys.argv[1]))["summary"][0]; \
+		print("rllib vs random: %g wins in %d games (%.1f%%); the bar is 80%%" % (s["wins"], s["games"], \
+		100 * s["win_rate"])); sys.exit(s["win_rate"] < 0.8)' $(BAR_OUT)/vs-random/evaluate.json
 
 demo: $(STAMP)
 	$(PY) demo.py
@@ -55,4 +78,4 @@ stress-kleopatra: $(STAMP)
 		status=$$?; cat results/stress-kleopatra.txt; exit $$status
 
 clean:
-	rm -rf $(VENV) $(LOWER) .pytest_cache
+	rm -rf $(VENV) $(LOWER) $(RAYVENV) .pytest_cache

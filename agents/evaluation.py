@@ -26,6 +26,14 @@ game is written to games.jsonl in --out as it ends: an interrupted tournament
 arguments plays only the others, giving the results of an uninterrupted run.
 While a tournament runs, its --out is locked: a second one there is refused.
 
+With --backend ray the games are Ray tasks, on a local Ray (--workers
+CPUs) or, with --address ADDR, on the Ray cluster there (ray start --head
+prints its address; every CPU of the cluster plays). The results are those
+of --backend local for the same seeds, games are written as they end, and an
+interrupted run keeps them (--resume may use either backend). Model files of
+ppo: and rllib: specs are sent to the cluster's nodes; the nodes need the
+project installed (pip install "sobek-env[ray]").
+
 With --save-replays DIR every game (or the first --replays N of each
 tournament) is saved to DIR as a replay file (game-0000.jsonl, ...; a sweep
 prefixes the value, tolerance=0.5-game-0000.jsonl) as it ends, the same files
@@ -35,6 +43,7 @@ for any --workers; step through one with python -m sobek_env.replay FILE.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import dataclasses
 import io
@@ -49,7 +58,7 @@ from typing import Any
 from agents import make
 from agents.files import DirectoryLock, lock_for_command, parse_json, write_atomic
 from agents.registry import parse_spec, with_option
-from agents.tournament import AgentSummary, GameRecord, format_table, play_tournament, summarize
+from agents.tournament import BACKENDS, AgentSummary, GameRecord, format_table, play_tournament, summarize
 from agents.workers import WorkerDied, sigterm_as_interrupt, stopped_by
 from sobek_env.registry import GAMES, load_game
 from sobek_env.replay import Replay
@@ -104,11 +113,17 @@ def build_parser() -> argparse.ArgumentParser:
                         help="games to play (per sweep value); a multiple of --players (default 120)")
     parser.add_argument("--agents", nargs="+", required=True, metavar="SPEC",
                         help="one spec per seat: random, greedy, heuristic[:tolerance=X], ismcts[:simulations=N], "
-                             "ppo:PATH[,deterministic=false]")
+                             "ppo:PATH[,deterministic=false], rllib:PATH[,deterministic=false]")
     parser.add_argument("--out", type=Path, default=Path("results"), help="directory for results (default results/)")
     parser.add_argument("--seed", type=non_negative_int, default=0, help="game i is dealt with seed S + i (default 0)")
     parser.add_argument("--workers", type=positive_int, default=os.cpu_count() or 1,
-                        help="processes playing games (default: the number of cores)")
+                        help="processes playing games, or with --backend ray the CPUs of the local Ray "
+                             "(default: the number of cores)")
+    parser.add_argument("--backend", choices=BACKENDS, default="local",
+                        help="local: worker processes of this machine; ray: Ray tasks (default local)")
+    parser.add_argument("--address", metavar="ADDR",
+                        help="with --backend ray: the Ray cluster's address (HOST:PORT as ray start --head prints "
+                             "it, ray://HOST:PORT, or auto); default: a local Ray")
     parser.add_argument("--mode", choices=MODES, default="original", help="observation mode (default original)")
     parser.add_argument("--sweep", type=parse_sweep, metavar="KEY=V1,V2,...",
                         help="vary the first agent's option KEY over these values")
@@ -145,6 +160,11 @@ def check_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> lis
         tables = [args.agents]
     if args.replays is not None and args.save_replays is None:
         parser.error("--replays N goes with --save-replays DIR (where to save them)")
+    if args.address is not None and args.backend != "ray":
+        parser.error("--address is the address of a Ray cluster: it goes with --backend ray")
+    if args.backend == "ray" and any(parse_spec(spec)[0] == "human" for table in tables for spec in table):
+        parser.error("human plays at this terminal, and --backend ray plays the games on Ray workers; "
+                     "use --backend local")
     if args.games % args.players:
         larger = args.games + args.players - args.games % args.players
         parser.error(f"--games {args.games} is not a multiple of --players {args.players} (seats rotate so every "
@@ -155,6 +175,20 @@ def check_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> lis
         except (ValueError, OSError, ImportError) as exc:
             parser.error(str(exc))
     return tables
+
+
+def start_backend(parser: argparse.ArgumentParser, args: argparse.Namespace) -> contextlib.ExitStack:
+    """With --backend ray, Ray connected (a local Ray started, or the cluster at --address reached) until the
+    returned stack is closed; a missing Ray or an address nothing answers stops the command, changing nothing."""
+    stack = contextlib.ExitStack()
+    if args.backend == "ray":
+        from agents.cluster import RayUnavailable, ray_session
+
+        try:
+            stack.enter_context(ray_session(args.address, args.workers))
+        except RayUnavailable as exc:
+            parser.error(str(exc))
+    return stack
 
 
 def lock_out(parser: argparse.ArgumentParser, out: Path) -> DirectoryLock:
@@ -333,7 +367,7 @@ def run(
     keep = 0 if args.save_replays is None else args.games if args.replays is None else args.replays
     records = play_tournament(specs, args.games, game=args.game, seed=args.seed, observation_mode=args.mode,
                               workers=args.workers, progress=progress_bar(description), done=games.done[table],
-                              on_record=on_record, keep_actions=keep)
+                              on_record=on_record, keep_actions=keep, backend=args.backend, address=args.address)
     return records, summarize(records, specs, args.game)
 
 
@@ -355,7 +389,7 @@ def header(args: argparse.Namespace) -> dict:
     """What reproduces the run: the command, its arguments and the seeds."""
     return {
         "command": args.command, "game": args.game, "players": args.players, "games": args.games, "mode": args.mode,
-        "workers": args.workers, "seed": args.seed,
+        "workers": args.workers, "backend": args.backend, "seed": args.seed,
         "seeds": f"game i (0..{args.games - 1}) is dealt with seed {args.seed} + i; "
                  "each agent is seeded from its game's seed and seat",
     }
@@ -464,7 +498,12 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     args.command = shlex.join(["python", "evaluate.py", *argv])
     tables = check_args(parser, args)
-    lock = lock_out(parser, args.out)
+    backend = start_backend(parser, args)
+    try:
+        lock = lock_out(parser, args.out)
+    except SystemExit:
+        backend.close()
+        raise
     games = GamesFile(args.out, len(tables))
     try:
         prepare_games(parser, args, games)
@@ -485,6 +524,7 @@ def main(argv: list[str] | None = None) -> None:
     finally:
         games.close()
         lock.release()
+        backend.close()
 
 
 if __name__ == "__main__":

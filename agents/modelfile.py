@@ -1,4 +1,5 @@
-"""The model file's container: a zip read so that loading it never runs code.
+"""The model file's container: a zip read so that loading it never runs code (train.py's MaskablePPO models, and the
+RLlib policies of :mod:`agents.rllib_policy` in the same container with their own record).
 
 A model (``sobek-ppo/2``) is a zip of exactly these members:
 
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import struct
 import warnings
 import zipfile
@@ -33,6 +35,7 @@ from .files import parse_json, write_atomic
 
 MODEL_FORMAT = "sobek-ppo/2"
 LEGACY_FORMATS = ("sobek-ppo/1",)
+RLLIB_FORMAT = "sobek-rllib/1"  # a policy of train.py --backend rllib (agents.rllib_policy), in the same container
 META_MEMBER = "sobek.json"
 POLICY_MEMBER = "policy.pt"
 OPTIMIZER_MEMBER = "optimizer.pt"
@@ -46,6 +49,24 @@ MAX_TENSOR_BYTES = 256 * 1024 * 1024
 _END_RECORD = b"PK\x05\x06"
 _END_RECORD_SIZE = 22
 _MAX_COMMENT = 65535
+
+
+@dataclass(frozen=True)
+class FileKind:
+    """How the messages name a kind of model file (``noun``) and what to give instead (``hint``): the reading
+    functions below serve train.py's MaskablePPO models and the RLlib policies of :mod:`agents.rllib_policy`."""
+
+    noun: str
+    hint: str
+    article: str = "a"
+
+    @property
+    def named(self) -> str:
+        """The noun with its article: ``a MaskablePPO model``, ``an RLlib policy``."""
+        return f"{self.article} {self.noun}"
+
+
+PPO_FILE = FileKind("MaskablePPO model", "give a model.zip saved by train.py")
 
 
 class LegacyModelError(ValueError):
@@ -74,8 +95,52 @@ class ModelFile:
     optimizer: dict[str, Any] | None = None
 
 
-def _refuse(path: Path, problem: str) -> ValueError:
-    return ValueError(f"{str(path)!r} is not a Sobek model file ({problem}); give a model.zip saved by train.py")
+class Fields:
+    """Checks a metadata document of the format ``fmt``, each refusal naming the field (``policy.net_arch.pi[1]``)."""
+
+    def __init__(self, path: str | Path, fmt: str = MODEL_FORMAT) -> None:
+        self.path = path
+        self.format = fmt
+
+    def fail(self, field: str, problem: str) -> ValueError:
+        return ValueError(f"model {str(self.path)!r}: {META_MEMBER} field {field!r} {problem}")
+
+    def keys(self, doc: Any, field: str, required: tuple[str, ...], optional: tuple[str, ...] = ()) -> dict:
+        if not isinstance(doc, dict):
+            raise self.fail(field, f"must be an object, got {type(doc).__name__}")
+        prefix = f"{field}." if field != "document" else ""
+        for key in required:
+            if key not in doc:
+                raise self.fail(prefix + key, "is missing")
+        for key in doc:
+            if key not in required and key not in optional:
+                known = ", ".join((*required, *optional))
+                raise self.fail(prefix + str(key), f"is not a field of a {self.format} model (misspelt?); "
+                                                   f"the fields are {known}")
+        return doc
+
+    def integer(self, doc: dict, key: str | int, low: int, high: int, field: str | None = None) -> int:
+        value = doc[key]
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise self.fail(field or key, f"must be an integer from {low:,} to {high:,}, got {value!r}")
+        return value
+
+    def choice(self, doc: dict, key: str, options: tuple[str, ...] | dict, field: str | None = None) -> str:
+        value = doc[key]
+        if not isinstance(value, str) or value not in options:
+            raise self.fail(field or key, f"is {key}={value!r}, not one of {', '.join(options)}")
+        return value
+
+    def number(self, doc: dict, key: str, field: str) -> float:
+        value = doc[key]
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            raise self.fail(field, f"must be a finite number, got {value!r}")
+        return value
+
+
+def _refuse(path: Path, problem: str, kind: FileKind = PPO_FILE) -> ValueError:
+    what = "a Sobek model file" if kind is PPO_FILE else f"{kind.named} file"
+    return ValueError(f"{str(path)!r} is not {what} ({problem}); {kind.hint}")
 
 
 def _count_members(path: Path, size: int) -> int:
@@ -89,41 +154,42 @@ def _count_members(path: Path, size: int) -> int:
     return struct.unpack_from("<H", tail, at + 10)[0]
 
 
-def open_zip(path: str | Path) -> zipfile.ZipFile:
+def open_zip(path: str | Path, kind: FileKind = PPO_FILE) -> zipfile.ZipFile:
     """The zip at ``path``, its size and member count checked; FileNotFoundError or ValueError."""
     path = Path(path)
     if not path.is_file():
-        raise FileNotFoundError(f"model file {str(path)!r} not found; give the model.zip that train.py saved")
+        saved = "the model.zip that train.py saved" if kind is PPO_FILE else kind.hint.removeprefix("give ")
+        raise FileNotFoundError(f"model file {str(path)!r} not found; give {saved}")
     size = path.stat().st_size
     if size > MAX_FILE_BYTES:
-        raise _refuse(path, f"{size:,} bytes, more than the {MAX_FILE_BYTES:,} allowed")
+        raise _refuse(path, f"{size:,} bytes, more than the {MAX_FILE_BYTES:,} allowed", kind)
     try:
         count = _count_members(path, size)
         if count > MAX_MEMBERS:
-            raise _refuse(path, f"{count} members, more than the {MAX_MEMBERS} allowed")
+            raise _refuse(path, f"{count} members, more than the {MAX_MEMBERS} allowed", kind)
         archive = zipfile.ZipFile(path)
     except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, struct.error) as exc:
-        raise ValueError(f"{str(path)!r} is not a MaskablePPO model zip ({exc}); "
-                         "give a model.zip saved by train.py") from None
+        raise ValueError(f"{str(path)!r} is not {kind.named} zip ({exc}); {kind.hint}") from None
     names = archive.namelist()
     if len(names) > MAX_MEMBERS or len(set(names)) != len(names):
         archive.close()
-        raise _refuse(path, f"{len(names)} members, some repeated or more than the {MAX_MEMBERS} allowed")
+        raise _refuse(path, f"{len(names)} members, some repeated or more than the {MAX_MEMBERS} allowed", kind)
     return archive
 
 
-def read_member(archive: zipfile.ZipFile, path: Path, name: str, limit: int) -> bytes:
+def read_member(archive: zipfile.ZipFile, path: Path, name: str, limit: int, kind: FileKind = PPO_FILE) -> bytes:
     """The member ``name``, refused if it declares or actually holds more than ``limit`` bytes."""
     info = archive.getinfo(name)
     if info.file_size > limit:
-        raise _refuse(path, f"member {name!r} declares {info.file_size:,} bytes, more than the {limit:,} allowed")
+        raise _refuse(path, f"member {name!r} declares {info.file_size:,} bytes, more than the {limit:,} allowed",
+                      kind)
     try:
         with archive.open(info) as member:
             data = member.read(limit + 1)
     except (zipfile.BadZipFile, OSError, EOFError, NotImplementedError, RuntimeError) as exc:
-        raise _refuse(path, f"member {name!r} is damaged: {exc}") from None
+        raise _refuse(path, f"member {name!r} is damaged: {exc}", kind) from None
     if len(data) > limit:
-        raise _refuse(path, f"member {name!r} holds more than the {limit:,} bytes allowed")
+        raise _refuse(path, f"member {name!r} holds more than the {limit:,} bytes allowed", kind)
     return data
 
 
@@ -145,6 +211,9 @@ def read_meta_document(path: str | Path) -> dict[str, Any]:
         declared = meta.get("format") if isinstance(meta, dict) else None
         if declared in LEGACY_FORMATS or (declared != MODEL_FORMAT and "data" in names):
             raise LegacyModelError(legacy_message(path, f"{declared!r}" if declared else "a stable-baselines3 zip"))
+        if declared == RLLIB_FORMAT:
+            raise ValueError(f"{str(path)!r} is an RLlib policy of train.py --backend rllib ({declared!r}), not a "
+                             f"MaskablePPO model; play it as rllib:{path}")
         if not isinstance(meta, dict) or declared != MODEL_FORMAT:
             raise ValueError(f"{str(path)!r} records an unknown model format in {META_MEMBER} ({declared!r}); "
                              f"expected {MODEL_FORMAT!r}")
@@ -155,7 +224,7 @@ def read_meta_document(path: str | Path) -> dict[str, Any]:
     return meta
 
 
-def load_tensors(data: bytes, path: Path, name: str) -> Any:
+def load_tensors(data: bytes, path: Path, name: str, kind: FileKind = PPO_FILE) -> Any:
     """``torch.load`` of a member with ``weights_only=True``: tensors and plain containers, never code."""
     try:
         with warnings.catch_warnings():
@@ -163,8 +232,8 @@ def load_tensors(data: bytes, path: Path, name: str) -> Any:
             return torch.load(io.BytesIO(data), map_location="cpu", weights_only=True)
     except Exception as exc:  # weights_only raises UnpicklingError for code, RuntimeError for a damaged file
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise ValueError(f"{str(path)!r} could not be loaded as a MaskablePPO model (member {name!r} is not a "
-                         f"weights-only tensor file: {first}); give a model.zip saved by train.py") from None
+        raise ValueError(f"{str(path)!r} could not be loaded as {kind.named} (member {name!r} is not a "
+                         f"weights-only tensor file: {first}); {kind.hint}") from None
 
 
 def read_tensors(path: str | Path, with_optimizer: bool = False) -> tuple[dict[str, torch.Tensor], Any]:

@@ -11,7 +11,6 @@ from the file; it refuses a model made for another table.
 
 from __future__ import annotations
 
-import math
 from itertools import pairwise
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -33,6 +32,7 @@ from .modelfile import (
     MAX_TENSOR_BYTES,
     META_MEMBER,
     MODEL_FORMAT,
+    Fields,
     ModelFile,
     read_meta_document,
     read_tensors,
@@ -240,48 +240,6 @@ def load_state(module: nn.Module, state: dict[str, Any], path: str | Path, what:
 # ---------------------------------------------------------------- checking sobek.json
 
 
-class _Fields:
-    """Checks a metadata document, each refusal naming the field (``policy.net_arch.pi[1]``)."""
-
-    def __init__(self, path: str | Path) -> None:
-        self.path = path
-
-    def fail(self, field: str, problem: str) -> ValueError:
-        return ValueError(f"model {str(self.path)!r}: {META_MEMBER} field {field!r} {problem}")
-
-    def keys(self, doc: Any, field: str, required: tuple[str, ...], optional: tuple[str, ...] = ()) -> dict:
-        if not isinstance(doc, dict):
-            raise self.fail(field, f"must be an object, got {type(doc).__name__}")
-        prefix = f"{field}." if field != "document" else ""
-        for key in required:
-            if key not in doc:
-                raise self.fail(prefix + key, "is missing")
-        for key in doc:
-            if key not in required and key not in optional:
-                known = ", ".join((*required, *optional))
-                raise self.fail(prefix + str(key), f"is not a field of a {MODEL_FORMAT} model (misspelt?); "
-                                                   f"the fields are {known}")
-        return doc
-
-    def integer(self, doc: dict, key: str, low: int, high: int, field: str | None = None) -> int:
-        value = doc[key]
-        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise self.fail(field or key, f"must be an integer from {low:,} to {high:,}, got {value!r}")
-        return value
-
-    def choice(self, doc: dict, key: str, options: tuple[str, ...] | dict, field: str | None = None) -> str:
-        value = doc[key]
-        if not isinstance(value, str) or value not in options:
-            raise self.fail(field or key, f"is {key}={value!r}, not one of {', '.join(options)}")
-        return value
-
-    def number(self, doc: dict, key: str, field: str) -> float:
-        value = doc[key]
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-            raise self.fail(field, f"must be a finite number, got {value!r}")
-        return value
-
-
 META_FIELDS = ("format", "game", "num_players", "observation_mode", "reward_mode", "features", "timesteps",
                "observation_size", "action_count", "policy")
 OPTIONAL_FIELDS = ("training", "rules")
@@ -293,7 +251,7 @@ TRAINING_FIELDS = ("num_timesteps", "n_updates")
 def check_meta(meta: Any, path: str | Path) -> dict[str, Any]:
     """``meta`` if it is a complete, consistent record of a model this module can rebuild;
     else ValueError naming the first bad field."""
-    f = _Fields(path)
+    f = Fields(path)
     f.keys(meta, "document", META_FIELDS, OPTIONAL_FIELDS)
     game = load_game(f.choice(meta, "game", GAMES))
     f.integer(meta, "num_players", game.min_players, game.max_players)
@@ -322,7 +280,7 @@ def check_meta(meta: Any, path: str | Path) -> dict[str, Any]:
     return meta
 
 
-def _check_policy(f: _Fields, policy: Any, size: int, actions: int) -> None:
+def _check_policy(f: Fields, policy: Any, size: int, actions: int) -> None:
     f.keys(policy, "policy", POLICY_FIELDS, ADVICE_FIELDS)
     cls = f.choice(policy, "class", POLICIES, "policy.class")
     f.choice(policy, "activation", ACTIVATIONS, "policy.activation")

@@ -1,14 +1,15 @@
 """Build agents from short strings: ``random``, ``greedy``, ``heuristic:tolerance=0.3``, ``ppo:model.zip``,
-``ismcts:simulations=400``, ``human``.
+``rllib:policy.zip``, ``ismcts:simulations=400``, ``human``.
 
 Grammar: ``name[:args]``. ``random``, ``greedy`` and ``human`` (a person at the terminal) take no arguments;
 ``heuristic`` takes comma-separated ``key=value`` pairs (the keyword
 arguments of the game's heuristic, e.g. ``tolerance``); ``ismcts`` takes
 ``key=value`` pairs too (``simulations``, ``time``, ``c``, ``rollout``,
-``depth``, ``seed``: :class:`agents.ismcts.ISMCTSAgent`); ``ppo`` takes a model
-path, optionally followed by ``,deterministic=false``. A path may hold commas:
-a ``ppo`` spec's options are only its trailing ``key=value`` parts, and an
-argument that names an existing file (or directory) whole is a path.
+``depth``, ``seed``: :class:`agents.ismcts.ISMCTSAgent`); ``ppo`` (a model of
+``train.py``) and ``rllib`` (a policy of ``train.py --backend rllib``) take a
+file path, optionally followed by ``,deterministic=false``. A path may hold
+commas: such a spec's options are only its trailing ``key=value`` parts, and
+an argument that names an existing file (or directory) whole is a path.
 
 Every agent is made for a table (:class:`sobek_env.game.Table`: the game, the
 number of players, the observation mode, the rules options). ``greedy`` and
@@ -30,7 +31,8 @@ from sobek_env.registry import load_game
 from .base import Agent
 from .random_agent import RandomAgent
 
-AGENT_NAMES = ("random", "greedy", "heuristic", "ppo", "ismcts", "human")
+AGENT_NAMES = ("random", "greedy", "heuristic", "ppo", "rllib", "ismcts", "human")
+MODEL_AGENTS = ("ppo", "rllib")  # their first argument is a file path
 BASELINES = ("greedy", "heuristic")  # each game's own, in agents/<game>/
 _TRUE = ("true", "1", "yes")
 _FALSE = ("false", "0", "no")
@@ -46,13 +48,13 @@ def parse_spec(spec: str) -> tuple[str, list[str]]:
         raise ValueError(f"unknown agent {name!r} in spec {spec!r}; use one of {', '.join(AGENT_NAMES)}")
     if colon and not args:
         raise ValueError(f"agent spec {spec!r} ends with ':'; drop it or give arguments after it")
-    if name == "ppo" and args:
+    if name in MODEL_AGENTS and args:
         return name, _path_and_options(args)
     return name, args.split(",") if args else []
 
 
 def _path_and_options(args: str) -> list[str]:
-    """A ``ppo`` spec's path, then its options: the trailing comma-separated ``key=value`` parts, unless the
+    """A model spec's path, then its options: the trailing comma-separated ``key=value`` parts, unless the
     whole argument names an existing file or directory."""
     if Path(args.strip()).exists():
         return [args.strip()]
@@ -66,7 +68,7 @@ def _path_and_options(args: str) -> list[str]:
 def with_option(spec: str, key: str, value: str) -> str:
     """``spec`` with the option ``key=value`` set (replacing an earlier value of ``key``)."""
     name, args = parse_spec(spec)
-    fixed = args[:1] if name == "ppo" else []  # the model path
+    fixed = args[:1] if name in MODEL_AGENTS else []  # the model path
     kept = fixed + [a for a in args[len(fixed):] if a.partition("=")[0].strip() != key]
     return f"{name}:{','.join([*kept, f'{key}={value}'])}"
 
@@ -91,8 +93,8 @@ def make(
     name, args = parse_spec(spec)
     if table is None:
         table = load_game(game).table(num_players, observation_mode or "original", **(rules or {}))
-    if name == "ppo":
-        return _make_ppo(spec, args, table, seed)
+    if name in MODEL_AGENTS:
+        return _make_learned(name, spec, args, table, seed)
     if name == "ismcts":
         return _make_ismcts(spec, args, table, seed)
     if name in BASELINES:
@@ -184,26 +186,42 @@ def _make_ismcts(spec: str, args: list[str], table: Table, seed: int | None) -> 
         raise ValueError(f"{exc} in agent spec {spec!r}") from None
 
 
-def _make_ppo(spec: str, args: list[str], table: Table, seed: int | None) -> Agent:
+# what each learned agent's file is called, and what to give
+SAVED = {"ppo": ("model.zip", "the .zip that train.py saved"),
+         "rllib": ("policy.zip", "the policy.zip that train.py --backend rllib saved")}
+# files of RLlib's own checkpoint directories (Algorithm.save): pickles, never opened here
+RLLIB_CHECKPOINT_FILES = ("rllib_checkpoint.json", "algorithm_state.pkl", "class_and_ctor_args.pkl")
+
+
+def _make_learned(name: str, spec: str, args: list[str], table: Table, seed: int | None) -> Agent:
+    """``ppo:PATH[,deterministic=...]`` or ``rllib:PATH[,deterministic=...]``."""
+    file_name, saved = SAVED[name]
     if not args or not args[0].strip():
-        raise ValueError(f"agent spec {spec!r} needs a model path: ppo:path/to/model.zip")
+        raise ValueError(f"agent spec {spec!r} needs a model path: {name}:path/to/{file_name}")
     path = Path(args[0].strip())
     options = _pairs(spec, args[1:])
     unknown = set(options) - {"deterministic"}
     if unknown:
         raise ValueError(f"unknown argument {min(unknown)!r} in agent spec {spec!r}; "
-                         "ppo takes a path and optionally deterministic=true|false")
+                         f"{name} takes a path and optionally deterministic=true|false")
     deterministic = _boolean(spec, "deterministic", options.get("deterministic", "true"))
     if path.is_dir():
-        inside = path / "model.zip"
-        hint = f", e.g. ppo:{inside}" if inside.is_file() else ""
+        inside = path / file_name
+        if name == "rllib" and not inside.is_file() and any((path / f).exists() for f in RLLIB_CHECKPOINT_FILES):
+            raise IsADirectoryError(f"{str(path)!r} of agent spec {spec!r} is an RLlib checkpoint directory: its "
+                                    "pickles run code when loaded, so it is never opened here; give the policy.zip "
+                                    "that train.py --backend rllib writes (weights and a JSON description only)")
+        hint = f", e.g. {name}:{inside}" if inside.is_file() else ""
         raise IsADirectoryError(f"model path {str(path)!r} of agent spec {spec!r} is a directory; "
                                 f"give the model file in it{hint}")
     if not path.is_file():
-        hint = (" (options follow the path as key=value, e.g. ppo:model.zip,deterministic=false)"
+        hint = (f" (options follow the path as key=value, e.g. {name}:{file_name},deterministic=false)"
                 if "," in str(path) else "")
-        raise FileNotFoundError(f"model file {str(path)!r} of agent spec {spec!r} not found; "
-                                f"give the .zip that train.py saved{hint}")
+        raise FileNotFoundError(f"model file {str(path)!r} of agent spec {spec!r} not found; give {saved}{hint}")
+    if name == "rllib":
+        from .rllib_policy import load_rllib
+
+        return load_rllib(path, deterministic=deterministic, seed=seed, table=table)
     from .ppo import load_ppo
 
     return load_ppo(path, deterministic=deterministic, seed=seed, table=table)

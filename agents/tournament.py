@@ -17,13 +17,15 @@ scores (ties share a rank), so it is deterministic.
 
 Worker processes are spawned, end with their parent however it ends, and a
 worker that dies ends the tournament with :class:`~agents.workers.WorkerDied`
-instead of a hang. Each game is handed to ``on_record`` as it finishes, and a
-tournament given the games already ``done`` plays only the others, with the
-same results.
+instead of a hang. With ``backend="ray"`` the games are Ray tasks instead, on
+a local Ray or a cluster (:mod:`agents.cluster`), with the same results. Each
+game is handed to ``on_record`` as it finishes, and a tournament given the
+games already ``done`` plays only the others, with the same results.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import math
 import multiprocessing
@@ -46,6 +48,7 @@ from .base import Agent
 from .registry import make
 from .workers import WorkerDied, die_with_parent
 
+BACKENDS = ("local", "ray")
 Z95 = 1.959963984540054  # the standard normal quantile of a two-sided 95% interval
 
 
@@ -234,6 +237,8 @@ def play_tournament(
     done: Mapping[int, GameRecord] | None = None,
     on_record: Callable[[GameRecord], None] | None = None,
     keep_actions: int = 0,
+    backend: str = "local",
+    address: str | None = None,
 ) -> list[GameRecord]:
     """Play ``games`` games of ``game`` between ``specs`` (one per seat) and return them in game order.
 
@@ -244,24 +249,41 @@ def play_tournament(
     game played is passed to ``on_record`` as soon as it ends. The records of
     the first ``keep_actions`` games hold their actions (for replays). WorkerDied
     if a worker process dies.
+
+    ``backend="ray"`` plays the games as Ray tasks: on the Ray already connected, else on the cluster at
+    ``address``, else on a local Ray of ``workers`` CPUs (see :func:`agents.cluster.ray_session`).
     """
     num_players = len(specs)
     if games <= 0 or games % num_players:
         raise ValueError(f"games must be a positive multiple of the number of players ({num_players}), got {games}")
+    if backend not in BACKENDS:
+        raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+    if address is not None and backend != "ray":
+        raise ValueError(f"an address is for backend='ray' (a Ray cluster), not {backend!r}")
     done = dict(done or {})
     tasks = [(tuple(specs), i, seed + i, observation_mode, i < keep_actions) for i in range(games) if i not in done]
     workers = max(1, min(workers, len(tasks)))
     game = load_game(game)
-    if workers == 1:
+    if backend == "ray" and tasks:
+        results: Iterator[GameRecord] = _play_on_ray(tasks, game.name, address, workers)
+    elif workers == 1:
         player = GamePlayer(game)
-        results: Iterator[GameRecord] = (player.play(*task) for task in tasks)
+        results = (player.play(*task) for task in tasks)
     else:
         results = _play_in_workers(tasks, workers, game.name)
-    for record in progress(results, len(tasks)) if progress else results:
-        done[record.index] = record
-        if on_record:
-            on_record(record)
+    with contextlib.closing(results):
+        for record in progress(results, len(tasks)) if progress else results:
+            done[record.index] = record
+            if on_record:
+                on_record(record)
     return [done[i] for i in range(games)]
+
+
+def _play_on_ray(tasks: list[tuple], game: str, address: str | None, cpus: int) -> Iterator[GameRecord]:
+    from .cluster import play_on_ray, ray_session
+
+    with ray_session(address, cpus):
+        yield from play_on_ray(tasks, game)
 
 
 def _play_in_workers(tasks: list[tuple], workers: int, game: str) -> Iterator[GameRecord]:

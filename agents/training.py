@@ -37,6 +37,9 @@ status 1).
 The run directory --out holds config.json (the full configuration, seeds and
 each start), tb/ (tensorboard --logdir DIR/tb), eval.csv, snapshots/,
 checkpoints/ and the final model.zip, which plays as ppo:DIR/model.zip.
+
+With --backend rllib the training is RLlib's PPO, multi-agent self-play (needs the ray extra):
+python train.py --backend rllib --help.
 """
 
 from __future__ import annotations
@@ -68,6 +71,18 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices
 from tqdm import tqdm
 
 import sobek_env
+from agents.arguments import (
+    EVAL_BASELINES,
+    EVAL_SEED,
+    REWARDS,
+    ROUND_MARGIN,
+    TrainingParser,
+    layer_sizes,
+    non_negative_float,
+    non_negative_int,
+    positive_float,
+    positive_int,
+)
 from agents.features import Featurizer, default_features, feature_sets
 from agents.files import DirectoryLock, lock_for_command
 from agents.modelfile import write_model
@@ -77,7 +92,6 @@ from agents.registry import make
 from agents.rundir import Checkpoint, Run, RunError, now
 from agents.tournament import wilson_interval
 from agents.workers import Interrupted, WorkerDied, die_with_parent, how_it_ended, sigterm_as_interrupt, stopped_by
-from sobek_env.env import REWARD_MODES
 from sobek_env.game import Table
 from sobek_env.registry import GAMES, load_game
 
@@ -89,11 +103,7 @@ DEFAULT_TIMESTEPS = {"sobek": {2: 3_000_000, 3: 2_500_000, 4: 2_000_000},
                      "kleopatra": {3: 1_200_000, 4: 1_000_000, 5: 800_000}}
 FALLBACK_TIMESTEPS = 1_000_000  # a table without a measured budget
 MODES = ("original", "memory")  # every game's observation modes
-ROUND_MARGIN = "round-margin"
-REWARDS = (ROUND_MARGIN, *REWARD_MODES)
 DEFAULT_POOL = ("random@1", "greedy@1", "heuristic@3", "heuristic:tolerance=0.2@1", "heuristic:tolerance=0.8@1")
-EVAL_BASELINES = ("random", "heuristic")
-EVAL_SEED = 2**31  # evaluation game g is dealt with seed EVAL_SEED + g: the same deals at every evaluation
 ENVS_PER_CORE = 4  # a step is short: more envs than cores amortise the policy's batch (measured best at 4)
 MAX_DEFAULT_ENVS = 16  # each worker holds torch (~300 MB)
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
@@ -111,67 +121,6 @@ DEFAULTS = {
 }
 
 
-class TrainingParser(argparse.ArgumentParser):
-    """An ArgumentParser whose errors are one line: ``train.py: error: ...`` and exit status 2."""
-
-    def error(self, message: str) -> None:
-        self.exit(2, f"{self.prog}: error: {message}\n")
-
-
-def positive_int(text: str) -> int:
-    """argparse type: an integer above 0."""
-    value = _number(text, int)
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text}")
-    return value
-
-
-def non_negative_int(text: str) -> int:
-    """argparse type: an integer from 0."""
-    value = _number(text, int)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, got {text}")
-    return value
-
-
-def positive_float(text: str) -> float:
-    """argparse type: a finite number above 0."""
-    value = _number(text, float)
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be a positive number, got {text}")
-    return value
-
-
-def non_negative_float(text: str) -> float:
-    """argparse type: a finite number from 0."""
-    value = _number(text, float)
-    if not value >= 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, got {text}")
-    return value
-
-
-def _number(text: str, kind: type) -> int | float:
-    try:
-        value = kind(text)
-    except ValueError:
-        noun = "an integer" if kind is int else "a number"
-        raise argparse.ArgumentTypeError(f"must be {noun}, got {text!r}") from None
-    if not np.isfinite(value):
-        raise argparse.ArgumentTypeError(f"must be finite, got {text}")
-    return value
-
-
-def layer_sizes(text: str) -> list[int]:
-    """argparse type: hidden layer sizes such as ``256,256``."""
-    try:
-        sizes = [int(part) for part in text.split(",")]
-    except ValueError:
-        sizes = []
-    if not sizes or min(sizes) <= 0:
-        raise argparse.ArgumentTypeError(f"must be comma-separated positive layer sizes, e.g. 256,256; got {text!r}")
-    return sizes
-
-
 def build_parser() -> TrainingParser:
     """The command line. Its options have no defaults (DEFAULTS fills them in later), so that
     the options actually given can be told apart, which --resume needs."""
@@ -180,6 +129,9 @@ def build_parser() -> TrainingParser:
         formatter_class=argparse.RawDescriptionHelpFormatter, argument_default=argparse.SUPPRESS)
     d = DEFAULTS
     run = parser.add_argument_group("run")
+    run.add_argument("--backend", choices=BACKENDS,
+                     help="sb3: sb3-contrib's MaskablePPO (this help); rllib: RLlib's PPO, multi-agent self-play "
+                          "(train.py --backend rllib --help)")
     run.add_argument("--game", choices=GAMES, help=f"the game (default {d['game']})")
     run.add_argument("--players", type=positive_int,
                      help="players per game (required for a new run; Sobek 2-4, Kleopatra 2-5)")
@@ -751,9 +703,27 @@ def resume_hint(out: Path) -> str:
     return f"python train.py --out {out} --resume continues from {where}"
 
 
+BACKENDS = ("sb3", "rllib")
+
+
+def split_backend(argv: Sequence[str]) -> tuple[str, list[str]]:
+    """The ``--backend`` of a train.py command line (default sb3) and the rest of it."""
+    parser = TrainingParser(prog="train.py", add_help=False)
+    parser.add_argument("--backend", choices=BACKENDS, default="sb3")
+    known, rest = parser.parse_known_args(argv)
+    return known.backend, rest
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """The command line (see the module docstring). Ctrl-C or SIGTERM exits with status 130 or 143 after a
-    checkpoint; a dead environment worker, with status 1 after a checkpoint."""
+    checkpoint; a dead environment worker, with status 1 after a checkpoint. ``--backend rllib`` trains with
+    RLlib instead (:mod:`agents.rllib_training`)."""
+    backend, argv = split_backend(sys.argv[1:] if argv is None else list(argv))
+    if backend == "rllib":
+        from agents.rllib_training import main as train_with_rllib
+
+        train_with_rllib(argv)
+        return
     config, out, resume, lock = configure_run(argv)
     try:
         with sigterm_as_interrupt():  # until the training handles it, then after

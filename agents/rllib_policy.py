@@ -1,0 +1,282 @@
+"""A policy learned with RLlib (``train.py --backend rllib``), as a file that loads without Ray and runs no code.
+
+RLlib's own checkpoints (``Algorithm.save``) are directories of pickles: the algorithm's state and
+each module's class and constructor arguments are cloudpickled, so restoring one runs whatever code
+it carries. The project never reads them. Its RLlib training writes a policy file of its own instead
+(``sobek-rllib/1``), a zip of two members:
+
+- ``sobek.json``: the table the policy plays (game, player count, observation mode, rules options),
+  the observation and action sizes, how it was trained, and its network: hidden layer sizes and an
+  activation from a fixed list (:class:`MaskedNet` is the only architecture);
+- ``policy.pt``: the network's tensors, read with ``torch.load(weights_only=True)``.
+
+:func:`load_rllib` reads it with the bounds of :mod:`agents.modelfile` (file size, members, each
+member's size, the metadata's size and nesting), checks the record field by field, rebuilds the
+network from the description and loads only tensors into it, exactly as for ``ppo:`` models. It
+needs torch, not Ray: a learned RLlib policy plays in evaluate.py like any agent (``rllib:PATH``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import pairwise
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from torch import nn
+
+from sobek_env.game import Table
+from sobek_env.registry import GAMES, load_game
+
+from .base import SeededAgent
+from .files import parse_json
+from .modelfile import (
+    LEGACY_FORMATS,
+    MAX_META_BYTES,
+    MAX_META_DEPTH,
+    MAX_TENSOR_BYTES,
+    META_MEMBER,
+    MODEL_FORMAT,
+    POLICY_MEMBER,
+    RLLIB_FORMAT,
+    Fields,
+    FileKind,
+    load_tensors,
+    open_zip,
+    read_member,
+    write_model,
+)
+
+RLLIB_FILE = FileKind("RLlib policy", "give the policy.zip that train.py --backend rllib saved", "an")
+ACTIVATIONS: dict[str, type[nn.Module]] = {"ReLU": nn.ReLU, "Tanh": nn.Tanh}
+MAX_LAYERS = 8
+MAX_WIDTH = 4096
+MAX_PARAMETERS = MAX_TENSOR_BYTES // 4  # float32: no description may build a network its file could not hold
+MASKED = torch.finfo(torch.float32).min  # the logit added to an illegal action (log 0, kept finite)
+
+META_FIELDS = ("format", "game", "num_players", "observation_mode", "reward", "timesteps", "observation_size",
+               "action_count", "network")
+OPTIONAL_FIELDS = ("rules", "training")
+NETWORK_FIELDS = ("hidden", "activation")
+TRAINING_FIELDS = ("algorithm", "self_play", "iterations", "ray")
+MAX_TEXT = 64
+
+
+def _mlp(sizes: Sequence[int], activation: type[nn.Module], last_gain: float) -> nn.Sequential:
+    """Linear layers of ``sizes`` with ``activation`` between them, started orthogonally (as PPO's networks
+    usually are: hidden layers at gain sqrt 2, the output at ``last_gain``)."""
+    layers: list[nn.Module] = []
+    for i, (fan_in, fan_out) in enumerate(pairwise(sizes)):
+        linear = nn.Linear(fan_in, fan_out)
+        nn.init.orthogonal_(linear.weight, gain=last_gain if i == len(sizes) - 2 else np.sqrt(2))
+        nn.init.zeros_(linear.bias)
+        layers.append(linear)
+        if i < len(sizes) - 2:
+            layers.append(activation())
+    return nn.Sequential(*layers)
+
+
+class MaskedNet(nn.Module):
+    """The policy and value networks of an RLlib-trained player: two MLPs over ``log(1 + observation)``
+    (counts and raw points kept on the scale of the one-hot entries); the policy's logits get ``log(mask)``
+    added, so an illegal action has probability 0 (its logit is kept finite, as RLlib's masking does)."""
+
+    def __init__(self, observation_size: int, action_count: int, hidden: Sequence[int],
+                 activation: str = "ReLU") -> None:
+        super().__init__()
+        act = ACTIVATIONS[activation]
+        self.pi = _mlp([observation_size, *hidden, action_count], act, last_gain=0.01)
+        self.vf = _mlp([observation_size, *hidden, 1], act, last_gain=1.0)
+
+    def logits(self, observations: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        """The masked action logits of a batch of observations."""
+        legal = torch.clamp(torch.log(mask.to(torch.float32)), min=MASKED)
+        return self.pi(torch.log1p(observations.to(torch.float32))) + legal
+
+    def value(self, observations: torch.Tensor) -> torch.Tensor:
+        """The value of each observation of a batch, shape (B,)."""
+        return self.vf(torch.log1p(observations.to(torch.float32))).squeeze(-1)
+
+
+def build_net(meta: dict[str, Any]) -> MaskedNet:
+    """An untrained network as the (checked) record ``meta`` describes it."""
+    network = meta["network"]
+    return MaskedNet(meta["observation_size"], meta["action_count"], network["hidden"], network["activation"])
+
+
+def parameter_count(observation_size: int, action_count: int, hidden: Sequence[int]) -> int:
+    """The parameters of the network a description builds (both MLPs)."""
+    def dense(sizes: list[int]) -> int:
+        return sum(a * b + b for a, b in pairwise(sizes))
+
+    return dense([observation_size, *hidden, action_count]) + dense([observation_size, *hidden, 1])
+
+
+class RLlibAgent(SeededAgent):
+    """Plays the action of an RLlib-trained policy among the legal ones: the most probable
+    (``deterministic=True``) or one drawn from the masked distribution with its own generator."""
+
+    name = "rllib"
+
+    def __init__(self, net: MaskedNet, meta: dict, deterministic: bool = True, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self.net = net
+        self.meta = meta
+        self.deterministic = deterministic
+
+    def logits(self, observation: dict) -> np.ndarray:
+        """The policy's logit of each action, -inf for the illegal ones."""
+        mask = np.asarray(observation["action_mask"], dtype=bool)
+        obs = torch.as_tensor(np.asarray(observation["observation"], dtype=np.float32)).reshape(1, -1)
+        with torch.no_grad():
+            logits = self.net.logits(obs, torch.as_tensor(mask).reshape(1, -1))[0].numpy()
+        return np.where(mask, logits.astype(np.float64), -np.inf)
+
+    def act(self, observation: dict) -> int:
+        logits = self.logits(observation)
+        if self.deterministic:
+            return int(np.argmax(logits))
+        weights = np.exp(logits - logits.max())
+        cumulative = np.cumsum(weights)
+        return int(np.searchsorted(cumulative, self.rng.random() * cumulative[-1], side="right"))
+
+
+# ---------------------------------------------------------------- the record
+
+
+def check_meta(meta: Any, path: str | Path) -> dict[str, Any]:
+    """``meta`` if it is a complete, consistent record of a policy this module can rebuild; else ValueError
+    naming the first bad field."""
+    f = Fields(path, RLLIB_FORMAT)
+    f.keys(meta, "document", META_FIELDS, OPTIONAL_FIELDS)
+    game = load_game(f.choice(meta, "game", GAMES))
+    players = f.integer(meta, "num_players", game.min_players, game.max_players)
+    f.choice(meta, "observation_mode", game.observation_modes)
+    _text(f, meta, "reward", "reward")
+    f.integer(meta, "timesteps", 0, 2**62)
+    if "rules" in meta:
+        rules = f.keys(meta["rules"], "rules", (), game.rules_options)
+        try:
+            game.new(players, seed=0, **rules)
+        except (ValueError, TypeError) as exc:
+            raise f.fail("rules", f"is not a valid set of {game.name} rules options ({exc})") from None
+    size = f.integer(meta, "observation_size", 1, 2**20)
+    if size != game.observation_size(players):
+        raise ValueError(f"model {str(path)!r} reads vectors of shape ({size},) but {game.title} now gives "
+                         f"({game.observation_size(players)},) for {players} players; retrain the policy")
+    actions = f.integer(meta, "action_count", game.num_actions, game.num_actions)
+    network = f.keys(meta["network"], "network", NETWORK_FIELDS)
+    f.choice(network, "activation", ACTIVATIONS, "network.activation")
+    hidden = network["hidden"]
+    if not isinstance(hidden, list) or not 1 <= len(hidden) <= MAX_LAYERS:
+        raise f.fail("network.hidden", f"must be a list of 1 to {MAX_LAYERS} layer sizes, got {hidden!r}")
+    for i in range(len(hidden)):
+        f.integer(hidden, i, 1, MAX_WIDTH, f"network.hidden[{i}]")
+    if parameter_count(size, actions, hidden) > MAX_PARAMETERS:
+        raise f.fail("network.hidden", f"describes {parameter_count(size, actions, hidden):,} parameters, more "
+                                       f"than the {MAX_PARAMETERS:,} a policy file may hold")
+    if "training" in meta:
+        training = f.keys(meta["training"], "training", (), TRAINING_FIELDS)
+        for key in ("algorithm", "self_play", "ray"):
+            if key in training:
+                _text(f, training, key, f"training.{key}")
+        if "iterations" in training:
+            f.integer(training, "iterations", 0, 2**62, "training.iterations")
+    return meta
+
+
+def _text(f: Fields, doc: dict, key: str, field: str) -> str:
+    value = doc[key]
+    if not isinstance(value, str) or not 0 < len(value) <= MAX_TEXT:
+        raise f.fail(field, f"must be a name of 1 to {MAX_TEXT} characters, got {value!r}")
+    return value
+
+
+def policy_table(meta: dict[str, Any]) -> Table:
+    """The table a policy (its checked record) was trained for."""
+    return load_game(meta["game"]).table(meta["num_players"], meta["observation_mode"], **meta.get("rules", {}))
+
+
+# ---------------------------------------------------------------- reading and writing
+
+
+def read_meta(path: str | Path) -> dict[str, Any]:
+    """The checked ``sobek.json`` record of a policy file: FileNotFoundError, or ValueError naming what is wrong
+    (a train.py MaskablePPO model is named as such, with the spec that plays it)."""
+    path = Path(path)
+    with open_zip(path, RLLIB_FILE) as archive:
+        names = set(archive.namelist())
+        if META_MEMBER not in names:
+            raise ValueError(f"{str(path)!r} is a zip but not an RLlib policy (no {META_MEMBER}); {RLLIB_FILE.hint}")
+        meta = parse_json(read_member(archive, path, META_MEMBER, MAX_META_BYTES, RLLIB_FILE),
+                          f"{str(path)!r}: {META_MEMBER}", MAX_META_BYTES, MAX_META_DEPTH)
+        declared = meta.get("format") if isinstance(meta, dict) else None
+        if declared == MODEL_FORMAT or declared in LEGACY_FORMATS:
+            raise ValueError(f"{str(path)!r} is a MaskablePPO model of train.py ({declared!r}), not an RLlib policy; "
+                             f"play it as ppo:{path}")
+        if declared != RLLIB_FORMAT:
+            raise ValueError(f"{str(path)!r} records an unknown model format in {META_MEMBER} ({declared!r}); "
+                             f"expected {RLLIB_FORMAT!r}")
+        if names != {META_MEMBER, POLICY_MEMBER}:
+            extra = sorted(names - {META_MEMBER, POLICY_MEMBER})
+            problem = f"unknown member {extra[0]!r}" if extra else f"no {POLICY_MEMBER}"
+            raise ValueError(f"{str(path)!r} is not an RLlib policy file ({problem}); a {RLLIB_FORMAT} policy "
+                             f"holds exactly {META_MEMBER} and {POLICY_MEMBER}")
+    return check_meta(meta, path)
+
+
+def read_weights(path: str | Path) -> dict[str, torch.Tensor]:
+    """The network's tensors in the policy file ``path`` (a dict of names to tensors)."""
+    path = Path(path)
+    with open_zip(path, RLLIB_FILE) as archive:
+        data = read_member(archive, path, POLICY_MEMBER, MAX_TENSOR_BYTES, RLLIB_FILE)
+    weights = load_tensors(data, path, POLICY_MEMBER, RLLIB_FILE)
+    if not isinstance(weights, dict) or not all(isinstance(k, str) and isinstance(v, torch.Tensor)
+                                                for k, v in weights.items()):
+        raise ValueError(f"{str(path)!r} is not an RLlib policy file (member {POLICY_MEMBER!r} is not a dict of "
+                         f"named tensors); {RLLIB_FILE.hint}")
+    return weights
+
+
+def save_policy(path: str | Path, meta: dict[str, Any], weights: dict[str, torch.Tensor]) -> None:
+    """Write a policy file (aside, then renamed over ``path``): ``meta`` is the record without its format,
+    ``weights`` the tensors of the :class:`MaskedNet` it describes (refused with a ValueError if they do not fit)."""
+    record = check_meta({"format": RLLIB_FORMAT, **meta}, path)
+    load_weights(build_net(record), weights, path)
+    write_model(path, record, {name: tensor.detach().cpu().contiguous() for name, tensor in weights.items()})
+
+
+def load_weights(net: MaskedNet, weights: dict[str, torch.Tensor], path: str | Path) -> None:
+    """Load tensors into ``net``, refusing missing, extra or misshapen ones with a ValueError."""
+    try:
+        net.load_state_dict(weights)
+    except (RuntimeError, ValueError, KeyError, TypeError, IndexError) as exc:
+        first = str(exc).strip().splitlines()[0]
+        raise ValueError(f"{str(path)!r} could not be loaded as an RLlib policy (its tensors do not fit the network "
+                         f"its {META_MEMBER} describes: {first}); {RLLIB_FILE.hint}") from None
+
+
+def load_rllib(path: str | Path, deterministic: bool = True, seed: int | None = None,
+               table: Table | None = None) -> RLlibAgent:
+    """Load the policy file at ``path`` as an :class:`RLlibAgent`, without running anything from the file.
+
+    The ``table``, when given, must be the one the policy was trained for (game, players, mode, rules
+    options): a policy for another table is refused with a ValueError naming both values. Torch is set to
+    one thread: on one observation at a time, more threads only contend.
+    """
+    meta = read_meta(path)
+    if table is not None:
+        wants = {"game": table.game.name, "num_players": table.num_players,
+                 "observation_mode": table.observation_mode, "rules": dict(table.rules)}
+        for key, wanted in wants.items():
+            if meta.get(key, {} if key == "rules" else None) != wanted:
+                raise ValueError(f"policy {str(path)!r} was trained for {key}={meta.get(key)!r} but this table has "
+                                 f"{key}={wanted!r}; train a policy for {key}={wanted!r} or change the table")
+    weights = read_weights(path)
+    torch.set_num_threads(1)
+    net = build_net(meta)
+    load_weights(net, weights, path)
+    net.eval()
+    return RLlibAgent(net, meta, deterministic=deterministic, seed=seed)
