@@ -25,6 +25,7 @@ import atexit
 import contextlib
 import hashlib
 import logging
+import os
 import shutil
 import signal
 import socket
@@ -97,8 +98,11 @@ def ray_session(address: str | None = None, num_cpus: int | None = None) -> Iter
         return
     handler = signal.getsignal(signal.SIGTERM)  # ray.init replaces it with an exit: keep the caller's
     try:
+        # Ray's workers hash strings as the driver does, so that RLlib's samplers on them are reproducible too
+        hash_seed = os.environ.get("PYTHONHASHSEED")
+        hashing = None if hash_seed is None else {"env_vars": {"PYTHONHASHSEED": hash_seed}}
         ray.init(address=address or "local", num_cpus=None if address else num_cpus, include_dashboard=False,
-                 logging_level=logging.ERROR, log_to_driver=False)
+                 logging_level=logging.ERROR, log_to_driver=False, runtime_env=hashing)
     except Exception as exc:  # Ray raises ConnectionError, RuntimeError, or a bare Exception (a node too slow to start)
         raise RayUnavailable(_connection_failure(address, exc)) from None
     finally:

@@ -704,6 +704,7 @@ def resume_hint(out: Path) -> str:
 
 
 BACKENDS = ("sb3", "rllib")
+RLLIB_HASH_SEED = "0"  # train.py --backend rllib runs with this PYTHONHASHSEED (see main)
 
 
 def split_backend(argv: Sequence[str]) -> tuple[str, list[str]]:
@@ -718,8 +719,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     """The command line (see the module docstring). Ctrl-C or SIGTERM exits with status 130 or 143 after a
     checkpoint; a dead environment worker, with status 1 after a checkpoint. ``--backend rllib`` trains with
     RLlib instead (:mod:`agents.rllib_training`)."""
+    command_line = argv is None
     backend, argv = split_backend(sys.argv[1:] if argv is None else list(argv))
     if backend == "rllib":
+        if command_line and os.environ.get("PYTHONHASHSEED") != RLLIB_HASH_SEED:
+            # RLlib iterates sets of agent and module ids, whose order follows Python's string hashing, random per
+            # process: with it fixed, the same --seed trains the same weights (measured: two outcomes otherwise)
+            os.execve(sys.executable, [sys.executable, *sys.orig_argv[1:]],
+                      {**os.environ, "PYTHONHASHSEED": RLLIB_HASH_SEED})
         from agents.rllib_training import main as train_with_rllib
 
         train_with_rllib(argv)
