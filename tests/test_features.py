@@ -155,10 +155,11 @@ def test_kleopatra_advice_is_the_heuristics_choice_and_its_race(num_players: int
     featurize = Featurizer("advice", table)
     heuristic = HeuristicAgent(table)
     base = table.game.observation_size(num_players)
+    offers = 0
     assert featurize.size == base + KLEOPATRA_ACTIONS + race_size(num_players)
     assert featurize.advice_slice == (base, base + KLEOPATRA_ACTIONS)
     checked = 0
-    for step, game in kleopatra_decisions(num_players, seed=num_players, mode=mode):
+    for step, game in kleopatra_decisions(num_players, seed=num_players + 1, mode=mode):
         vector = featurize(step)
         assert vector.shape == (featurize.size,) and vector.dtype == np.float32
         assert np.array_equal(vector[:base], step["observation"])
@@ -174,8 +175,12 @@ def test_kleopatra_advice_is_the_heuristics_choice_and_its_race(num_players: int
         own = game.amulets[seat] + sum(c for k, c in enumerate(game.hands[seat]) if CORRUPT[k]) - squares
         assert race[0] == pytest.approx(own / AMULETS)
         assert race[num_players] == pytest.approx(race[0] - max(race[1:num_players]), abs=1e-5)  # the standing
+        offer = game.pending.offers[seat] if game.pending is not None and game.pending.name == "ceremony" else 0
+        assert race[num_players + 2] == pytest.approx(offer / 10)
+        assert race[num_players + 3] == pytest.approx(offer / max(1, game.talents[seat]))
+        offers += offer > 0
         checked += 1
-    assert checked > 50
+    assert checked > 50 and offers > 0  # ceremonies with offers were checked (a count, not a result)
 
 
 def test_kleopatra_advice_sees_only_what_the_seat_may_see() -> None:

@@ -5,8 +5,11 @@
     (:class:`agents.kleopatra.heuristic.HeuristicAgent` at its default tolerance): the action it
     would choose (one-hot) and its reading of the crocodile's race (rules §11.4): the amulets it
     expects to end with, what it expects of each opponent, its standing against the most corrupt
-    of them, and Cleopatra's step. The network starts from the heuristic's judgement and learns
-    where to depart from it. All of it is computed from the observation alone.
+    of them, and Cleopatra's step; and its own running offer in a ceremony, in tens of talents and
+    as a share of its talents (rules §10: the observation gives the offer in hundreds, so that a
+    step of 1 talent barely moved it, and a learner could not see its offer grow: one learned to
+    offer 1 talent after 1 talent until it had none). The network starts from the heuristic's
+    judgement and learns where to depart from it. All of it is computed from the observation alone.
 
 The derived entries are on a small scale (amulets as tenths) and the standing may be negative,
 so :class:`agents.ppo.Log1pFeatures` squashes only the observation part.
@@ -25,11 +28,13 @@ from .heuristic import HeuristicAgent
 DEFAULT_FEATURES = "advice"
 AMULETS = 10.0  # amulets are given in tens
 STEPS = 10.0    # Cleopatra's steps, as tenths
+TALENTS = 10.0  # a ceremony offer, in tens of talents
 
 
 def race_size(num_players: int) -> int:
-    """Entries of the crocodile's race: own final amulets, each opponent's, the standing, Cleopatra's step."""
-    return 1 + (num_players - 1) + 2
+    """Entries of the crocodile's race: own final amulets, each opponent's, the standing, Cleopatra's step,
+    the ceremony offer and its share of the talents."""
+    return 1 + (num_players - 1) + 4
 
 
 def advice_size(num_players: int) -> int:
@@ -53,8 +58,9 @@ class Advice:
         out[h.decide(p)] = 1.0
         own = h.own_final(p)
         opponents = [h.opponent_final(p, i) for i in range(1, p.view.num_players)]
+        v = p.view
         race = [own / AMULETS, *(o / AMULETS for o in opponents), (own - max(opponents)) / AMULETS,
-                p.view.cleopatra / STEPS]
+                v.cleopatra / STEPS, v.ceremony_offer / TALENTS, v.ceremony_offer / max(1, v.talents[0])]
         out[NUM_ACTIONS:] = np.asarray(race, dtype=np.float32)
 
 
