@@ -1,4 +1,4 @@
-"""Train a Sobek player with MaskablePPO: ``python train.py --help``; the code is in :mod:`agents.training`."""
+"""Train a player of any registered game with MaskablePPO (or RLlib): ``python train.py --help``; the code is in :mod:`agents.training`."""
 
 from agents.training import main
 

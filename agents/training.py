@@ -1,6 +1,7 @@
-"""Train a Sobek player with sb3-contrib's MaskablePPO against a pool of opponents.
+"""Train a player of any registered game with sb3-contrib's MaskablePPO against a pool of opponents.
 
     python train.py --players 2 --out runs/p2
+    python train.py --game kleopatra --players 3 --out runs/k3
     python train.py --players 4 --timesteps 200000 --out runs/p4 --pool random heuristic@3 --self-play-weight 1
     python train.py --out runs/p2 --resume
 
