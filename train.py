@@ -1,4 +1,7 @@
-"""Train a player of any registered game with MaskablePPO (or RLlib): ``python train.py --help``; the code is in :mod:`agents.training`."""
+"""Train a player of any registered game with MaskablePPO (or RLlib): ``python train.py --help``.
+
+The code is in :mod:`agents.training`.
+"""
 
 from agents.training import main
 
