@@ -17,10 +17,11 @@ from sobek_env.sobek.actions import NUM_ACTIONS
 from sobek_env.sobek.observation import observation_size
 
 
-def decisions(num_players: int, seed: int, mode: str = "original"):
-    """(observation dict, the game's state) at every decision of one game between random players."""
-    env = sobek_env.SingleAgentEnv(make("random", seed=seed), num_players=num_players, observation_mode=mode)
-    player = make("random", seed=seed + 1)
+def decisions(num_players: int, seed: int, mode: str = "original", game: str = "sobek"):
+    """(observation dict, the game's state) at every decision of one game of ``game`` between random players."""
+    env = sobek_env.SingleAgentEnv(make("random", seed=seed, game=game), game=game, num_players=num_players,
+                                   observation_mode=mode)
+    player = make("random", seed=seed + 1, game=game)
     observation, _ = env.reset(seed=seed)
     over = False
     while not over:
@@ -129,20 +130,6 @@ def test_a_game_without_an_agents_package_reads_the_raw_observation(monkeypatch:
 # ---------------------------------------------------------------- Kleopatra
 
 
-def kleopatra_decisions(num_players: int, seed: int, mode: str = "original"):
-    """(observation dict, the game's state) at every decision of one Kleopatra game between random players."""
-    env = sobek_env.SingleAgentEnv(make("random", seed=seed, game="kleopatra"), game="kleopatra",
-                                   num_players=num_players, observation_mode=mode)
-    player = make("random", seed=seed + 1, game="kleopatra")
-    observation, _ = env.reset(seed=seed)
-    over = False
-    while not over:
-        step = {"observation": observation, "action_mask": env.action_masks()}
-        yield step, env.game
-        observation, _, over, _, _ = env.step(player.act(step))
-    yield {"observation": observation, "action_mask": env.action_masks()}, env.game
-
-
 @pytest.mark.parametrize(("num_players", "mode"), [(3, "original"), (5, "memory")])
 def test_kleopatra_advice_is_the_heuristics_choice_and_its_race(num_players: int, mode: str) -> None:
     from agents.kleopatra.features import AMULETS, race_size
@@ -159,7 +146,7 @@ def test_kleopatra_advice_is_the_heuristics_choice_and_its_race(num_players: int
     assert featurize.size == base + KLEOPATRA_ACTIONS + race_size(num_players)
     assert featurize.advice_slice == (base, base + KLEOPATRA_ACTIONS)
     checked = 0
-    for step, game in kleopatra_decisions(num_players, seed=num_players + 1, mode=mode):
+    for step, game in decisions(num_players, seed=num_players + 1, mode=mode, game="kleopatra"):
         vector = featurize(step)
         assert vector.shape == (featurize.size,) and vector.dtype == np.float32
         assert np.array_equal(vector[:base], step["observation"])

@@ -194,11 +194,14 @@ def fresh_model(tmp_path: Path, features: str, game: str = "sobek", players: int
     return path
 
 
-def test_an_untrained_advised_policy_already_plays_as_the_heuristic(tmp_path: Path) -> None:
-    agent = load_ppo(fresh_model(tmp_path, "advice"))
-    assert agent.meta["features"] == "advice"
-    heuristic = make("heuristic")
-    env = sobek_env.SingleAgentEnv(make("random", seed=1), num_players=2)
+@pytest.mark.parametrize(("game", "players", "least"), [("sobek", 2, 20), ("kleopatra", 3, 50)])
+def test_an_untrained_advised_policy_already_plays_as_the_heuristic(tmp_path: Path, game: str, players: int,
+                                                                     least: int) -> None:
+    agent = load_ppo(fresh_model(tmp_path, "advice", game=game, players=players))
+    assert (agent.meta["game"], agent.meta["features"]) == (game, "advice")
+    heuristic = make("heuristic", game=game, num_players=players)
+    opponents = [make("random", seed=1, game=game) for _ in range(players - 1)]
+    env = sobek_env.SingleAgentEnv(opponents, game=game, num_players=players)
     observation, _ = env.reset(seed=4)
     over, moves = False, 0
     while not over:
@@ -207,24 +210,7 @@ def test_an_untrained_advised_policy_already_plays_as_the_heuristic(tmp_path: Pa
         assert action == heuristic.act(step)
         observation, _, over, _, _ = env.step(action)
         moves += 1
-    assert moves > 20
-
-
-def test_an_untrained_advised_kleopatra_policy_already_plays_as_the_heuristic(tmp_path: Path) -> None:
-    agent = load_ppo(fresh_model(tmp_path, "advice", game="kleopatra", players=3))
-    assert (agent.meta["game"], agent.meta["features"]) == ("kleopatra", "advice")
-    heuristic = make("heuristic", game="kleopatra", num_players=3)
-    env = sobek_env.SingleAgentEnv([make("random", seed=1, game="kleopatra") for _ in range(2)], game="kleopatra",
-                                   num_players=3)
-    observation, _ = env.reset(seed=4)
-    over, moves = False, 0
-    while not over:
-        step = {"observation": observation, "action_mask": env.action_masks()}
-        action = agent.act(step)
-        assert action == heuristic.act(step)
-        observation, _, over, _, _ = env.step(action)
-        moves += 1
-    assert moves > 50
+    assert moves > least
 
 
 def test_a_model_on_the_raw_observation_loads_and_plays(tmp_path: Path) -> None:
