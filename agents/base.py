@@ -36,6 +36,27 @@ class SeededAgent:
         raise NotImplementedError
 
 
+class PolicyAgent(SeededAgent):
+    """Base for learned agents: a subclass gives :meth:`logits`; the agent plays the most probable legal
+    action (``deterministic=True``) or one drawn from the masked distribution with its own generator."""
+
+    def __init__(self, deterministic: bool = True, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self.deterministic = deterministic
+
+    def logits(self, observation: dict) -> np.ndarray:
+        """The policy's logit of each action, -inf for the illegal ones."""
+        raise NotImplementedError
+
+    def act(self, observation: dict) -> int:
+        logits = self.logits(observation)
+        if self.deterministic:
+            return int(np.argmax(logits))
+        weights = np.exp(logits - logits.max())
+        cumulative = np.cumsum(weights)
+        return int(np.searchsorted(cumulative, self.rng.random() * cumulative[-1], side="right"))
+
+
 class TableAgent(SeededAgent):
     """Base for agents that read the observation through their game's decoder: they are made for a
     :class:`~sobek_env.game.Table` (game, players, observation mode, rules options), never guess it."""

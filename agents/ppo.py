@@ -26,7 +26,7 @@ from torch import nn
 from sobek_env.game import Table
 from sobek_env.registry import GAMES, load_game
 
-from .base import SeededAgent
+from .base import PolicyAgent
 from .features import Featurizer, feature_sets, feature_size
 from .modelfile import (
     MAX_TENSOR_BYTES,
@@ -119,7 +119,7 @@ class AdvisedPolicy(MaskableActorCriticPolicy):
         return {**super()._get_constructor_parameters(), "advice_start": self.advice_start, "prior": self.prior}
 
 
-class PPOAgent(SeededAgent):
+class PPOAgent(PolicyAgent):
     """Plays the action of a MaskablePPO policy among the legal ones: the most probable
     (``deterministic=True``) or one drawn from the masked distribution with its own generator."""
 
@@ -132,10 +132,9 @@ class PPOAgent(SeededAgent):
         deterministic: bool = True,
         seed: int | None = None,
     ) -> None:
-        super().__init__(seed)
+        super().__init__(deterministic, seed)
         self.policy = policy
         self.meta = meta
-        self.deterministic = deterministic
         self.table = model_table(meta)
         self.featurize = Featurizer(meta["features"], self.table)
 
@@ -147,14 +146,6 @@ class PPOAgent(SeededAgent):
             features = self.policy.pi_features_extractor(obs)
             logits = self.policy.action_net(self.policy.mlp_extractor.forward_actor(features))[0].numpy()
         return np.where(mask, logits.astype(np.float64), -np.inf)
-
-    def act(self, observation: dict) -> int:
-        logits = self.logits(observation)
-        if self.deterministic:
-            return int(np.argmax(logits))
-        weights = np.exp(logits - logits.max())
-        cumulative = np.cumsum(weights)
-        return int(np.searchsorted(cumulative, self.rng.random() * cumulative[-1], side="right"))
 
 
 # ---------------------------------------------------------------- the network's description

@@ -30,7 +30,7 @@ from torch import nn
 from sobek_env.game import Table
 from sobek_env.registry import GAMES, load_game
 
-from .base import SeededAgent
+from .base import PolicyAgent
 from .files import parse_json
 from .modelfile import (
     LEGACY_FORMATS,
@@ -114,17 +114,16 @@ def parameter_count(observation_size: int, action_count: int, hidden: Sequence[i
     return dense([observation_size, *hidden, action_count]) + dense([observation_size, *hidden, 1])
 
 
-class RLlibAgent(SeededAgent):
+class RLlibAgent(PolicyAgent):
     """Plays the action of an RLlib-trained policy among the legal ones: the most probable
     (``deterministic=True``) or one drawn from the masked distribution with its own generator."""
 
     name = "rllib"
 
     def __init__(self, net: MaskedNet, meta: dict, deterministic: bool = True, seed: int | None = None) -> None:
-        super().__init__(seed)
+        super().__init__(deterministic, seed)
         self.net = net
         self.meta = meta
-        self.deterministic = deterministic
 
     def logits(self, observation: dict) -> np.ndarray:
         """The policy's logit of each action, -inf for the illegal ones."""
@@ -133,14 +132,6 @@ class RLlibAgent(SeededAgent):
         with torch.no_grad():
             logits = self.net.logits(obs, torch.as_tensor(mask).reshape(1, -1))[0].numpy()
         return np.where(mask, logits.astype(np.float64), -np.inf)
-
-    def act(self, observation: dict) -> int:
-        logits = self.logits(observation)
-        if self.deterministic:
-            return int(np.argmax(logits))
-        weights = np.exp(logits - logits.max())
-        cumulative = np.cumsum(weights)
-        return int(np.searchsorted(cumulative, self.rng.random() * cumulative[-1], side="right"))
 
 
 # ---------------------------------------------------------------- the record
