@@ -12,6 +12,8 @@ import pickle
 import zipfile
 from pathlib import Path
 
+from agents.modelfile import META_MEMBER
+
 
 class Payload:
     """Unpickling this object runs ``open(marker, "w")``: a stand-in for any code."""
@@ -44,3 +46,21 @@ def legacy_model(path: Path, marker: Path, num_players: int = 2, **meta: object)
         archive.writestr("_stable_baselines3_version", "2.9.2")
         archive.writestr("sobek.json", json.dumps(record))
     return path
+
+
+def rezip(target: Path, source: Path, members: dict[str, bytes | None] | None = None, **fields: object) -> Path:
+    """A copy of the model file ``source`` with members replaced (None: removed) or added, and sobek.json
+    fields changed (a field set to None is removed)."""
+    members = dict(members or {})
+    with zipfile.ZipFile(source) as old, zipfile.ZipFile(target, "w") as new:
+        for name in old.namelist():
+            data = members.pop(name, old.read(name))
+            if name == META_MEMBER and data is not None and fields:
+                record = {**json.loads(data), **fields}
+                data = json.dumps({k: v for k, v in record.items() if v is not None}).encode()
+            if data is not None:
+                new.writestr(name, data)
+        for name, data in members.items():
+            if data is not None:
+                new.writestr(name, data)
+    return target

@@ -7,6 +7,7 @@ import json
 import zipfile
 from pathlib import Path
 
+import hostile
 import pytest
 import torch
 from hostile import Payload, legacy_model, payload
@@ -31,21 +32,8 @@ SHIPPED = ROOT / "models" / "ppo-2p.zip"
 
 def rezip(target: Path, source: Path = SHIPPED, members: dict[str, bytes | None] | None = None,
           **meta: object) -> Path:
-    """A copy of the model ``source`` with members replaced (None: removed) or added, and sobek.json fields
-    changed (a field set to None is removed)."""
-    members = dict(members or {})
-    with zipfile.ZipFile(source) as old, zipfile.ZipFile(target, "w") as new:
-        for name in old.namelist():
-            data = members.pop(name, old.read(name))
-            if name == META_MEMBER and data is not None and meta:
-                record = {**json.loads(data), **meta}
-                data = json.dumps({k: v for k, v in record.items() if v is not None}).encode()
-            if data is not None:
-                new.writestr(name, data)
-        for name, data in members.items():
-            if data is not None:
-                new.writestr(name, data)
-    return target
+    """:func:`hostile.rezip` of the shipped 2-player model unless told another ``source``."""
+    return hostile.rezip(target, source, members, **meta)
 
 
 @pytest.fixture

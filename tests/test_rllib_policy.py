@@ -3,15 +3,13 @@ of ``ppo:`` models: it never runs code from the file, every read is bounded, eac
 
 from __future__ import annotations
 
-import json
 import pickle
-import zipfile
 from pathlib import Path
 
 import numpy as np
 import pytest
 import torch
-from hostile import Payload, payload
+from hostile import Payload, payload, rezip
 
 import sobek_env
 from agents import make
@@ -39,24 +37,6 @@ def saved_policy(path: Path, game: str = "sobek", players: int = 2, seed: int = 
     net = MaskedNet(record["observation_size"], record["action_count"], record["network"]["hidden"])
     save_policy(path, record, net.state_dict())
     return path, net
-
-
-def rezip(target: Path, source: Path, members: dict[str, bytes | None] | None = None, **fields: object) -> Path:
-    """A copy of the file ``source`` with members replaced (None: removed) or added and sobek.json fields changed
-    (None: removed)."""
-    members = dict(members or {})
-    with zipfile.ZipFile(source) as old, zipfile.ZipFile(target, "w") as new:
-        for name in old.namelist():
-            data = members.pop(name, old.read(name))
-            if name == META_MEMBER and data is not None and fields:
-                record = {**json.loads(data), **fields}
-                data = json.dumps({k: v for k, v in record.items() if v is not None}).encode()
-            if data is not None:
-                new.writestr(name, data)
-        for name, data in members.items():
-            if data is not None:
-                new.writestr(name, data)
-    return target
 
 
 @pytest.fixture
