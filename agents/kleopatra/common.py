@@ -11,6 +11,7 @@ caller).
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -66,6 +67,7 @@ LEFTOVER = 0.5              # weight of the units a plan leaves in hand (they se
 EXTRA_MOSAIC = 4.5          # a mosaic after the first of a visit: its tile is not known yet
 CARD_COUNTS = tuple(DEFAULT_CARD_COUNTS[k] for k in KINDS)
 CATEGORY_ORDER = (WALLS, SPHINXES, OBELISKS, GATE, THRONE, MOSAICS)
+PALACE_MEMOS = 128          # palace states whose values are kept between decisions (per process)
 
 
 @dataclass
@@ -79,7 +81,7 @@ class Position:
     blocked: int = 0
     walls: int = 0
     gate: int = 0
-    memo: dict = field(default_factory=dict)  # values computed once per position (walls chosen, the top tile)
+    memo: dict = field(default_factory=dict)  # values that depend only on the palace (see palace_memo)
 
     def legal(self, action: int) -> bool:
         return bool(self.mask[action])
@@ -107,7 +109,29 @@ def position(observation: dict, table: Table, rules: Rules | None = None) -> Pos
     p.blocked = p.covered | mask_of(v.sanctuaries)
     p.walls = sum(1 << k for k in range(NUM_WALL_SLOTS) if v.walls[k])
     p.gate = sum(1 << s for s in range(2) if v.gate[s])
+    p.memo = palace_memo(p)
     return p
+
+
+_MEMOS: OrderedDict[tuple, dict] = OrderedDict()
+
+
+def palace_memo(p: Position) -> dict:
+    """The memo of ``p``'s palace: the values the planners derive from the palace and the quarry alone (the
+    walls a visit would take, what elements earn, the top tile's palms, the target visits). The palace
+    changes only when someone builds, so most decisions of a game share it, with every seat; the
+    :data:`PALACE_MEMOS` most recent are kept."""
+    v = p.view
+    key = (p.rules, p.covered, p.blocked, p.walls, p.gate, v.sphinxes, v.obelisks, v.pedestal, v.throne,
+           v.top_tile, tuple(v.in_quarry))
+    memo = _MEMOS.get(key)
+    if memo is None:
+        memo = _MEMOS[key] = {}
+        if len(_MEMOS) > PALACE_MEMOS:
+            _MEMOS.popitem(last=False)
+    else:
+        _MEMOS.move_to_end(key)
+    return memo
 
 
 # ---------------------------------------------------------------------- cards and units

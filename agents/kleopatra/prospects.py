@@ -48,7 +48,6 @@ class Prospects:
     quarry, with what it earns (build bonus included) and what it costs."""
 
     def __init__(self, p: Position, depth: int = DEPTH) -> None:
-        self.p = p
         self.room = np.array(room(p))
         candidates = candidate_costs(tuple(int(r) for r in self.room), depth)
         self.counts = np.array([c for c, _ in candidates], dtype=int).reshape(-1, 6)

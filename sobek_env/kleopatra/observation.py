@@ -263,17 +263,16 @@ def encode_view(v: View, buffer: np.ndarray, max_turns: int) -> np.ndarray:
 # ---------------------------------------------------------------------- decoding
 
 
-def _ints(x: np.ndarray, scale: float = 1.0) -> list[int]:
-    return [round(float(value) * scale) for value in np.asarray(x).ravel()]
+def _ints(values: list[float], scale: float = 1.0) -> list[int]:
+    return [round(value * scale) for value in values]
 
 
-def _index(x: np.ndarray) -> int | None:
-    hot = np.flatnonzero(x)
-    return int(hot[0]) if len(hot) else None
+def _index(values: list[float]) -> int | None:
+    return next((i for i, value in enumerate(values) if value), None)
 
 
-def _squares(x: np.ndarray) -> list[int]:
-    return [int(i) for i in np.flatnonzero(x)]
+def _squares(values: list[float]) -> list[int]:
+    return [i for i, value in enumerate(values) if value]
 
 
 def decode_vector(vector: np.ndarray, num_players: int, max_turns: int) -> View:
@@ -284,8 +283,14 @@ def decode_vector(vector: np.ndarray, num_players: int, max_turns: int) -> View:
     if x.shape != (size,):
         raise ValueError(f"an observation for {n} players has {size} entries, got shape {x.shape}")
 
-    def part(name: str) -> np.ndarray:
-        return x[slices[name]].reshape(shapes[name])
+    flat = x.tolist()  # Python floats: reading them one by one is far cheaper than from the array
+
+    def part(name: str) -> list[float]:
+        return flat[slices[name]]
+
+    def rows(name: str) -> list[list[float]]:
+        values, width = part(name), shapes[name][-1]
+        return [values[i:i + width] for i in range(0, len(values), width)]
 
     v = View(n)
     v.phase = PHASE_NAMES[_index(part("phase")) or 0]
@@ -301,9 +306,9 @@ def decode_vector(vector: np.ndarray, num_players: int, max_turns: int) -> View:
         setattr(v, name, [bool(value) for value in part(name)])
     for name in ("talents", "amulets", "last_offers"):
         setattr(v, name, _ints(part(name), SCORE_SCALE))
-    v.known_hands = [_ints(row) for row in part("known_hands")]
-    v.shown_hands = [_ints(row) for row in part("shown_hands")]
-    v.stalls = [_ints(row) for row in part("stalls")]
+    v.known_hands = [_ints(row) for row in rows("known_hands")]
+    v.shown_hands = [_ints(row) for row in rows("shown_hands")]
+    v.stalls = [_ints(row) for row in rows("stalls")]
     for name in ("deck_face_up", "deck_size", "discard_size", "sphinxes", "obelisks", "cleopatra", "altar",
                  "vizier_kept"):
         setattr(v, name, _ints(part(name))[0])
@@ -312,10 +317,10 @@ def decode_vector(vector: np.ndarray, num_players: int, max_turns: int) -> View:
     top = _index(part("deck_top"))
     v.deck_top = EMPTY if top is None else top
     v.palms, v.covered, v.sanctuaries = _squares(part("palms")), _squares(part("covered")), _squares(part("sanctuary"))
-    v.owned = [_squares(row) for row in part("sanctuary_owner")]
+    v.owned = [_squares(row) for row in rows("sanctuary_owner")]
     v.tile_anchor = [None if a == 0 else a - 1 for a in _ints(part("tile_anchor"))]
     v.top_tile = _index(part("top_tile"))
-    v.refill_cards = [card for card in (_index(row) for row in part("refill_cards")) if card is not None]
+    v.refill_cards = [card for card in (_index(row) for row in rows("refill_cards")) if card is not None]
     v.tile, v.orient = _index(part("tile")), _index(part("orient"))
     v.offered_sanctuary = _squares(part("offered_sanctuary"))
     v.envoy_resource, v.envoy_target = _index(part("envoy_resource")), _index(part("envoy_target"))
