@@ -28,7 +28,7 @@ import numpy as np
 
 from sobek_env.env import raw_env
 
-from .arguments import REWARDS, ROUND_MARGIN
+from .arguments import LEAD_REWARDS, REWARDS, ROUND_MARGIN, paid_lead
 from .cluster import RAY_INSTALL
 from .rllib_policy import MaskedNet
 
@@ -56,8 +56,9 @@ class RLlibEnv(MultiAgentEnv):
 
     ``config`` (RLlib's ``env_config``) may set ``game`` (default sobek), ``num_players`` (default: the
     game's), ``observation_mode``, ``reward`` (``round-margin``, the default: the margin over the best
-    opponent paid as it accrues, summing to the final margin / the game's score scale; or one of the
-    environment's reward modes, ``win``, ``margin``, ``score``) and ``rules`` (a dict of rules options).
+    opponent paid as it accrues, summing to the final margin / the game's score scale; ``capped-margin``,
+    the same with the final margin squashed; or one of the environment's reward modes, ``win``, ``margin``,
+    ``score``) and ``rules`` (a dict of rules options).
     """
 
     def __init__(self, config: dict | None = None) -> None:
@@ -72,7 +73,7 @@ class RLlibEnv(MultiAgentEnv):
         self.reward = reward
         self.aec = raw_env(game=config.get("game", "sobek"), num_players=config.get("num_players"),
                            observation_mode=config.get("observation_mode", "original"),
-                           reward_mode="margin" if reward == ROUND_MARGIN else reward, **config.get("rules", {}))
+                           reward_mode="margin" if reward in LEAD_REWARDS else reward, **config.get("rules", {}))
         self.table = self.aec.table
         self.possible_agents = list(self.aec.possible_agents)
         self.agents = []
@@ -94,8 +95,9 @@ class RLlibEnv(MultiAgentEnv):
 
     def _pay(self, agents: list[str]) -> dict[str, float]:
         """What each of ``agents`` is owed since it was last paid, now paid."""
-        if self.reward == ROUND_MARGIN:
-            leads = self._leads()
+        if self.reward in LEAD_REWARDS:
+            over = self.aec.game.is_over
+            leads = [paid_lead(self.reward, lead, over) for lead in self._leads()]
             paid = {}
             for agent in agents:
                 seat = self.aec.agent_name_mapping[agent]

@@ -73,14 +73,18 @@ from tqdm import tqdm
 
 import sobek_env
 from agents.arguments import (
+    CAPPED_MARGIN,
     EVAL_BASELINES,
     EVAL_SEED,
+    LEAD_REWARDS,
+    MARGIN_CAP,
     REWARDS,
     ROUND_MARGIN,
     TrainingParser,
     layer_sizes,
     non_negative_float,
     non_negative_int,
+    paid_lead,
     positive_float,
     positive_int,
 )
@@ -146,7 +150,8 @@ def build_parser() -> TrainingParser:
                      help=f"environments in parallel processes (default {d['envs']})")
     run.add_argument("--mode", choices=MODES, help=f"observation mode (default {d['mode']})")
     run.add_argument("--reward", choices=REWARDS,
-                     help=f"reward: {ROUND_MARGIN} (the margin, paid at each scoring) or an environment's reward "
+                     help=f"reward: {ROUND_MARGIN} (the margin, paid at each scoring), {CAPPED_MARGIN} (the same, the "
+                          f"final margin squashed to +-{MARGIN_CAP:g} of the score scale) or an environment's reward "
                           f"mode (default {d['reward']})")
     run.add_argument("--features", metavar="SET",
                      help="what the network reads: raw (the observation) or a game's own set, e.g. Sobek's advice "
@@ -301,15 +306,17 @@ class TrainingEnv(sobek_env.SingleAgentEnv):
     ``reward`` is one of the environment's reward modes, or ``round-margin``: the ``margin``
     reward paid as it accrues: the change of the game's margin (own score - best other score, see
     ``Game.margins``) / its score scale whenever scores move. It sums to the margin but tells which
-    part of the game earned it.
+    part of the game earned it. ``capped-margin`` is paid the same way, but sums to the final margin
+    squashed (:func:`agents.arguments.paid_lead`).
     """
 
     def __init__(self, pool: OpponentPool, reward: str, features: str = "raw", **kwargs) -> None:
-        round_margin = reward == ROUND_MARGIN
+        by_lead = reward in LEAD_REWARDS
         super().__init__(pool, num_players=pool.num_players, game=pool.game,
-                         reward_mode="margin" if round_margin else reward, **kwargs)
+                         reward_mode="margin" if by_lead else reward, **kwargs)
         self.pool = pool
-        self.round_margin = round_margin
+        self.reward = reward
+        self.by_lead = by_lead
         self._lead = 0.0
         self.featurize = Featurizer(features, self.table)
         if self.featurize.size != self.observation_space.shape[0]:
@@ -335,8 +342,8 @@ class TrainingEnv(sobek_env.SingleAgentEnv):
 
     def step(self, action) -> tuple[np.ndarray, float, bool, bool, dict]:
         observation, reward, terminated, truncated, info = super().step(action)
-        if self.round_margin:
-            lead = self.lead()
+        if self.by_lead:
+            lead = paid_lead(self.reward, self.lead(), terminated)
             reward, self._lead = lead - self._lead, lead
         mask = self.action_masks()
         return self._features(observation, mask), reward, terminated, truncated, {**info, "action_mask": mask}

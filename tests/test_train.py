@@ -428,3 +428,31 @@ def test_a_deeply_nested_config_is_refused_clearly(run_dir: Path, tmp_path: Path
     assert exit_info.value.code == 2
     err = capsys.readouterr().err
     assert "nests deeper than" in err and err.count("\n") == 1
+
+
+# ---------------------------------------------------------------- the lead rewards
+
+
+def play_rewards(game: str, players: int, reward: str, seed: int) -> tuple[list[float], float]:
+    """The learner's rewards in one game of random play at seat 0, and its final margin / score scale."""
+    pool = OpponentPool([("random", 1.0)], num_players=players, game=game)
+    env = train.TrainingEnv(pool, reward, seat=0)
+    env.reset(seed=seed)
+    rng, rewards, over = np.random.default_rng(seed), [], False
+    while not over:
+        _, reward_now, over, _, _ = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+        rewards.append(reward_now)
+    info = sobek_env.load_game(game)
+    return rewards, info.margins(env.game)[0] / info.score_scale
+
+
+@pytest.mark.parametrize(("game", "players"), [("sobek", 2), ("kleopatra", 3)])
+def test_the_lead_rewards_pay_the_margin_as_it_accrues_and_capped_margin_squashes_it_at_the_end(
+        game: str, players: int) -> None:
+    plain, margin = play_rewards(game, players, "round-margin", seed=5)
+    capped, same_margin = play_rewards(game, players, "capped-margin", seed=5)
+    assert same_margin == margin and len(capped) == len(plain)
+    assert sum(plain) == pytest.approx(margin)
+    assert sum(capped) == pytest.approx(train.MARGIN_CAP * np.tanh(margin / train.MARGIN_CAP))
+    assert capped[:-1] == plain[:-1] and sum(1 for r in plain if r) > 2  # paid along the way, not only at the end
+    assert abs(sum(capped)) < train.MARGIN_CAP

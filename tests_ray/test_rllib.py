@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 import os
 import signal
 import subprocess
@@ -19,7 +20,7 @@ from conftest import session
 from processes import wait_for
 
 from agents import make
-from agents.arguments import ROUND_MARGIN
+from agents.arguments import MARGIN_CAP, ROUND_MARGIN
 from agents.rllib import MAIN, LeagueMapping, RLlibEnv
 from agents.rllib_policy import read_weights
 from agents.rllib_training import algorithm_config, main_weights, refresh_snapshot
@@ -69,12 +70,20 @@ def test_the_environment_passes_rllibs_check_and_pays_each_agent_its_margin(game
     assert set(space.spaces) == {"observations", "action_mask"}
 
 
+def test_capped_margin_pays_the_margin_squashed_at_the_end() -> None:
+    env = RLlibEnv({"game": "kleopatra", "num_players": 3, "reward": "capped-margin"})
+    totals, _, _ = play_out(env, seed=4)
+    info = load_game("kleopatra")
+    for seat, margin in enumerate(info.margins(env.aec.game)):
+        assert totals[env.possible_agents[seat]] == pytest.approx(MARGIN_CAP * math.tanh(margin / info.score_scale / MARGIN_CAP))
+
+
 def test_the_win_reward_is_paid_at_the_end_only() -> None:
     env = RLlibEnv({"game": "sobek", "num_players": 2, "reward": "win"})
     totals, _, _ = play_out(env, seed=9)
     winners = set(env.aec.game.winners)
     assert totals == {agent: 1.0 if seat in winners else -1.0 for seat, agent in enumerate(env.possible_agents)}
-    with pytest.raises(ValueError, match="reward must be one of round-margin, win, margin, score, got 'points'"):
+    with pytest.raises(ValueError, match="reward must be one of round-margin, capped-margin, win, margin, score, got 'points'"):
         RLlibEnv({"reward": "points"})
     with pytest.raises(ValueError, match="unknown RLlibEnv option 'players'"):
         RLlibEnv({"players": 2})
