@@ -52,6 +52,7 @@ import os
 import platform
 import signal
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -92,10 +93,10 @@ from agents.features import Featurizer, default_features, feature_sets
 from agents.files import DirectoryLock, lock_for_command
 from agents.modelfile import write_model
 from agents.pool import OpponentPool, parse_entry
-from agents.ppo import PPOAgent, load_state, policy_spec, save_ppo
+from agents.ppo import PPOAgent, load_ppo, load_state, policy_spec, save_ppo
 from agents.registry import make
 from agents.rundir import Checkpoint, Run, RunError, now
-from agents.tournament import wilson_interval
+from agents.tournament import agent_seed, wilson_interval
 from agents.workers import Interrupted, WorkerDied, die_with_parent, how_it_ended, sigterm_as_interrupt, stopped_by
 from sobek_env.game import Table
 from sobek_env.registry import GAMES, load_game
@@ -334,6 +335,13 @@ class TrainingEnv(sobek_env.SingleAgentEnv):
         """Let the snapshot at ``path`` play (see :meth:`OpponentPool.add_snapshot`)."""
         self.pool.add_snapshot(path)
 
+    def evaluation_games(self, model: str, config: dict, opponent: str,
+                         games: list[int]) -> list[tuple[float, float]]:
+        """:func:`play_evaluation_games` of the model file ``model`` (the trainer's evaluation, spread over its
+        environments' processes). The environment's own game is left as it is."""
+        learner = load_ppo(model, deterministic=True)
+        return play_evaluation_games(learner, config, opponent, games)
+
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
         observation, info = super().reset(seed=seed, options=options)
         self._lead = self.lead()
@@ -491,29 +499,59 @@ def new_model(config: dict, env: VecEnv, seed: int) -> MaskablePPO:
         seed=seed, device="cpu", verbose=0)
 
 
-def play_baseline(
-    policy: MaskableActorCriticPolicy, config: dict, opponent: str, games: int
-) -> tuple[float, float, float, float]:
-    """The deterministic policy against ``opponent`` in every other seat, seats rotating:
-    (win rate, its 95% low, high, mean margin over the best opponent in points)."""
+def play_evaluation_games(learner: PPOAgent, config: dict, opponent: str,
+                          games: Sequence[int]) -> list[tuple[float, float]]:
+    """Evaluation games number ``games`` of ``learner`` against ``opponent`` in every other seat, each game's
+    (the learner's share of the win, its margin over the best opponent in points). Game g is dealt with
+    the run's evaluation seed + g, the learner at seat g mod players, and the opponents are seeded for it
+    as in tournaments: a game's result does not depend on which process plays it, or after which games."""
     n, table = config["players"], run_table(config)
-    learner = PPOAgent(policy, model_meta(config, 0), deterministic=True)
     opponents = [make(opponent, table=table) for _ in range(n - 1)]
-    envs = [sobek_env.SingleAgentEnv(opponents, num_players=n, seat=seat, game=table.game,
-                                     observation_mode=config["mode"]) for seat in range(n)]
-    wins, margins = 0.0, []
-    for game in range(games):
-        env = envs[game % n]
-        observation, _ = env.reset(seed=config["eval_seed"] + game)
+    envs: dict[int, sobek_env.SingleAgentEnv] = {}
+    results = []
+    for game in games:
+        seat, seed = game % n, config["eval_seed"] + game
+        if seat not in envs:
+            envs[seat] = sobek_env.SingleAgentEnv(opponents, num_players=n, seat=seat, game=table.game,
+                                                  observation_mode=config["mode"])
+        env = envs[seat]
+        for i, agent in enumerate(opponents):
+            if hasattr(agent, "seed"):
+                agent.seed(agent_seed(seed, i))
+        observation, _ = env.reset(seed=seed)
         over = False
         while not over:
             action = learner.act({"observation": observation, "action_mask": env.action_masks()})
             observation, _, over, _, info = env.step(action)
-        if env.seat in info["winners"]:
-            wins += 1 / len(info["winners"])
-        margins.append(table.game.margins(env.game)[env.seat])
-    low, high = wilson_interval(wins, games)
-    return wins / games, low, high, float(np.mean(margins))
+        share = 1 / len(info["winners"]) if seat in info["winners"] else 0.0
+        results.append((share, table.game.margins(env.game)[seat]))
+    return results
+
+
+def summarize_evaluation(results: Sequence[tuple[float, float]]) -> tuple[float, float, float, float]:
+    """(win rate, its 95% low, high, mean margin) of :func:`play_evaluation_games`' results."""
+    wins = sum(share for share, _ in results)
+    low, high = wilson_interval(wins, len(results))
+    return wins / len(results), low, high, float(np.mean([margin for _, margin in results]))
+
+
+def spread(venv: VecEnv, method: str, items: Sequence[Any], *args: Any) -> list[Any]:
+    """Call ``method(*args, share)`` of every environment of ``venv`` at once, each with its share of
+    ``items`` (dealt round the table), where ``method`` returns one result per item; the results in the
+    order of ``items``. Worker processes work in parallel; environments in this process, one after another."""
+    k = venv.num_envs
+    shares = [list(items[i::k]) for i in range(k)]
+    if isinstance(venv, WorkerVecEnv):
+        with venv._alive():
+            for remote, share in zip(venv.remotes, shares):
+                remote.send(("env_method", (method, (*args, share), {})))
+            answers = [remote.recv() for remote in venv.remotes]
+    else:
+        answers = [venv.env_method(method, *args, share, indices=[i])[0] for i, share in enumerate(shares)]
+    results: list[Any] = [None] * len(items)
+    for i, answer in enumerate(answers):
+        results[i::k] = answer
+    return results
 
 
 def next_multiple(steps: int, every: int) -> int:
@@ -616,9 +654,15 @@ class Trainer(BaseCallback):
         """Play the baselines, then log to TensorBoard, eval.csv and above the progress bar."""
         steps, start = self.model.num_timesteps, time.perf_counter()
         row: dict = {"timesteps": steps}
+        venv = self.training_env.venv if isinstance(self.training_env, VecEnvWrapper) else self.training_env
+        games = list(range(self.config["eval_games"]))
+        with tempfile.TemporaryDirectory(prefix="sobek-eval-") as folder:
+            model = Path(folder) / "model.zip"  # the workers read the learner from here
+            save_ppo(self.model, model, model_meta(self.config, steps), with_optimizer=False)
+            results = {baseline: spread(venv, "evaluation_games", games, str(model), self.config, baseline)
+                       for baseline in EVAL_BASELINES}
         for baseline in EVAL_BASELINES:
-            rate, low, high, margin = play_baseline(self.model.policy, self.config, baseline,
-                                                      self.config["eval_games"])
+            rate, low, high, margin = summarize_evaluation(results[baseline])
             row.update({f"{baseline}_win_rate": rate, f"{baseline}_low": low, f"{baseline}_high": high,
                         f"{baseline}_margin": margin})
             for key in ("win_rate", "low", "high", "margin"):

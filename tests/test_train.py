@@ -456,3 +456,14 @@ def test_the_lead_rewards_pay_the_margin_as_it_accrues_and_capped_margin_squashe
     assert sum(capped) == pytest.approx(train.MARGIN_CAP * np.tanh(margin / train.MARGIN_CAP))
     assert capped[:-1] == plain[:-1] and sum(1 for r in plain if r) > 2  # paid along the way, not only at the end
     assert abs(sum(capped)) < train.MARGIN_CAP
+
+
+def test_an_evaluation_game_plays_the_same_whichever_process_plays_it_and_after_what(run_dir: Path) -> None:
+    config = json.loads((run_dir / "config.json").read_text())
+    learner = load_ppo(run_dir / "model.zip")
+    games = list(range(6))
+    whole = train.play_evaluation_games(learner, config, "random", games)
+    odd = train.play_evaluation_games(learner, config, "random", games[1::2])
+    even = train.play_evaluation_games(learner, config, "random", games[0::2])
+    assert whole == [result for pair in zip(even, odd) for result in pair]
+    assert len(set(whole)) > 1  # the games differ: dealt with their own seeds, the learner in turn at each seat
