@@ -121,10 +121,27 @@ DEFAULTS = {
     "envs": min(ENVS_PER_CORE * (os.cpu_count() or 1), MAX_DEFAULT_ENVS),
     "pool": list(DEFAULT_POOL), "self_play_weight": 1.0, "snapshot_every": 250_000, "snapshots": 5,
     "eval_every": 250_000, "eval_games": 200, "eval_seed": EVAL_SEED, "checkpoint_every": 250_000,
-    "mode": "original", "reward": ROUND_MARGIN, "features": None, "advice_prior": 3.0,
+    "mode": "original", "reward": ROUND_MARGIN, "features": None, "advice_prior": 3.0, "critic_warmup": 0,
     "lr": 3e-4, "n_steps": 1024, "batch_size": 512, "epochs": 5, "gamma": 0.995, "gae_lambda": 0.95,
     "clip": 0.2, "ent_coef": 0.01, "net": [256, 256],
 }
+
+# a game's own defaults, where its learner trains better otherwise (see docs/kleopatra_learning.md): in
+# Kleopatra what corruption buys depends on how corrupt the others are, so the learner meets the opponent of
+# the issue's bars alone; starts closer to the heuristic's play; and is paid for winning more than for
+# avoiding the crocodile at any price
+GAME_DEFAULTS: dict[str, dict[str, Any]] = {
+    "kleopatra": {"pool": ["heuristic@1"], "self_play_weight": 0.0, "advice_prior": 5.0, "reward": CAPPED_MARGIN},
+}
+
+
+def default_text(key: str) -> str:
+    """The default of option ``key`` for the help: the common one, and any game's own."""
+    common = DEFAULTS[key]
+    shown = " ".join(common) if isinstance(common, list) else str(common)
+    games = "".join(f"; {game}: {' '.join(own[key]) if isinstance(own[key], list) else own[key]}"
+                    for game, own in GAME_DEFAULTS.items() if key in own)
+    return shown + games
 
 
 def build_parser() -> TrainingParser:
@@ -153,20 +170,24 @@ def build_parser() -> TrainingParser:
     run.add_argument("--reward", choices=REWARDS,
                      help=f"reward: {ROUND_MARGIN} (the margin, paid at each scoring), {CAPPED_MARGIN} (the same, the "
                           f"final margin squashed to +-{MARGIN_CAP:g} of the score scale) or an environment's reward "
-                          f"mode (default {d['reward']})")
+                          f"mode (default {default_text('reward')})")
     run.add_argument("--features", metavar="SET",
                      help="what the network reads: raw (the observation) or a game's own set, e.g. Sobek's advice "
                           "(the observation and the heuristic's reading of it, see agents/sobek/features.py; "
                           "default: the game's own set)")
     run.add_argument("--advice-prior", type=non_negative_float, metavar="W",
                      help="with --features advice: the starting weight of the heuristic's choice in the policy's "
-                          f"logits (0: none; default {d['advice_prior']})")
+                          f"logits (0: none; default {default_text('advice_prior')})")
+    run.add_argument("--critic-warmup", type=non_negative_int, metavar="N",
+                     help="learner steps at the start during which only the value function learns: the policy "
+                          "keeps its starting play (with advice, the heuristic's) until the value function can "
+                          f"judge it (default {default_text('critic_warmup')})")
     pool = parser.add_argument_group("opponents")
     pool.add_argument("--pool", nargs="*", metavar="SPEC[@WEIGHT]",
-                      help=f"fixed opponents and their weights (default {' '.join(DEFAULT_POOL)}); "
+                      help=f"fixed opponents and their weights (default {default_text('pool')}); "
                            "give --pool alone for self-play only")
     pool.add_argument("--self-play-weight", type=non_negative_float,
-                      help=f"weight shared by the learner's snapshots (default {d['self_play_weight']}; 0: none)")
+                      help=f"weight shared by the learner's snapshots (default {default_text('self_play_weight')}; 0: none)")
     pool.add_argument("--snapshot-every", type=positive_int,
                       help=f"steps between snapshots (default {d['snapshot_every']})")
     pool.add_argument("--snapshots", type=positive_int, help=f"latest snapshots that play (default {d['snapshots']})")
@@ -209,7 +230,7 @@ def configure_run(argv: Sequence[str] | None) -> tuple[dict, Path, bool, Directo
             raise
     if (out / "config.json").exists():
         parser.error(f"{str(out)!r} already holds a run; continue it with --resume or choose another --out")
-    config = {**DEFAULTS, **given}
+    config = {**DEFAULTS, **GAME_DEFAULTS.get(given.get("game", DEFAULTS["game"]), {}), **given}
     game = load_game(config["game"])
     if "players" not in given:
         parser.error(f"--players is required for a new run ({game.min_players} to {game.max_players} for "
@@ -260,6 +281,7 @@ def read_config(parser: TrainingParser, out: Path) -> dict:
         parser.error(f"cannot read the run's configuration: {exc}; fix or remove it")
     config.setdefault("features", "raw")  # runs from before feature sets read the observation alone
     config.setdefault("advice_prior", DEFAULTS["advice_prior"])
+    config.setdefault("critic_warmup", 0)  # runs from before the warm-up
     config.setdefault("game", "sobek")  # runs from before there were several games
     missing = sorted(set(DEFAULTS) - set(config))
     if missing:
@@ -554,6 +576,13 @@ def spread(venv: VecEnv, method: str, items: Sequence[Any], *args: Any) -> list[
     return results
 
 
+def critic_only(policy: MaskableActorCriticPolicy, only: bool) -> None:
+    """Let only the value function's layers learn (``only``), or every layer."""
+    for name, parameter in policy.named_parameters():
+        if not name.startswith(("value_net.", "mlp_extractor.value_net.")):
+            parameter.requires_grad_(not only)
+
+
 def next_multiple(steps: int, every: int) -> int:
     """The first multiple of ``every`` after ``steps``."""
     return (steps // every + 1) * every
@@ -600,6 +629,7 @@ class Trainer(BaseCallback):
 
     def _on_rollout_start(self) -> None:
         steps = self.rollout_start = self.model.num_timesteps
+        critic_only(self.model.policy, steps < self.config["critic_warmup"])  # for the update after this rollout
         if self.interrupted:  # during the last update: stop at the first step, without evaluating
             return
         if self.config["self_play_weight"] > 0 and steps >= self.next_snapshot:

@@ -467,3 +467,33 @@ def test_an_evaluation_game_plays_the_same_whichever_process_plays_it_and_after_
     even = train.play_evaluation_games(learner, config, "random", games[0::2])
     assert whole == [result for pair in zip(even, odd) for result in pair]
     assert len(set(whole)) > 1  # the games differ: dealt with their own seeds, the learner in turn at each seat
+
+
+def test_a_game_brings_its_own_defaults_and_given_options_still_win(tmp_path: Path) -> None:
+    config, _, _, lock = train.configure_run(["--game", "kleopatra", "--players", "3", "--out", str(tmp_path / "k")])
+    lock.release()
+    own = train.GAME_DEFAULTS["kleopatra"]
+    assert {key: config[key] for key in own} == {**own, "pool": [list(parse_entry(e)) for e in own["pool"]]}
+    assert config["timesteps"] == train.DEFAULT_TIMESTEPS["kleopatra"][3] and config["lr"] == train.DEFAULTS["lr"]
+    config, _, _, lock = train.configure_run(["--game", "kleopatra", "--players", "3", "--out", str(tmp_path / "g"),
+                                              "--reward", "win", "--pool", "random"])
+    lock.release()
+    assert (config["reward"], config["pool"], config["self_play_weight"]) == ("win", [["random", 1.0]], 0.0)
+    config, _, _, lock = train.configure_run(["--players", "2", "--out", str(tmp_path / "s")])
+    lock.release()
+    assert (config["reward"], config["advice_prior"]) == (train.DEFAULTS["reward"], train.DEFAULTS["advice_prior"])
+    assert config["pool"] == [list(parse_entry(e)) for e in train.DEFAULTS["pool"]]
+
+
+def test_during_the_critic_warmup_only_the_value_function_learns(tmp_path: Path) -> None:
+    out = tmp_path / "warm"
+    run_train(*TINY, "--timesteps", "3072", "--critic-warmup", "2048", "--out", str(out))
+    start = read_model(out / "snapshots" / "step_0000000000.zip").policy
+    warm = read_model(out / "checkpoints" / "step_0000002048" / "model.zip").policy
+    end = read_model(out / "model.zip").policy
+    value = [name for name in start if name.startswith(("value_net.", "mlp_extractor.value_net."))]
+    assert value and len(value) < len(start)
+    for name in start:
+        assert torch.equal(warm[name], start[name]) != (name in value), name
+    assert not all(torch.equal(end[name], warm[name]) for name in start if name not in value)
+    assert json.loads((out / "config.json").read_text())["critic_warmup"] == 2048
