@@ -12,6 +12,7 @@ caller).
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -357,34 +358,43 @@ def _value_counts(p: Position, counts: list[int]) -> tuple[float, list[int], lis
     return talents, slots, parts
 
 
-def best_plan(p: Position, hand: list[int], merchants: int, pool: list[int], already: int,
-              pricing: Pricing, nonempty: bool = False) -> Plan | None:
-    """The most valuable visit buildable from ``pool`` plus ``hand`` plus ``merchants`` (None: nothing
-    worth more than building nothing, unless ``nonempty``). ``already`` elements were built this visit."""
+def affordable_plans(p: Position, hand: list[int], merchants: int, pool: list[int],
+                     already: int) -> Iterator[tuple[Plan, list[int]]]:
+    """Every visit of up to :data:`MAX_BUILDS` elements that ``pool`` plus ``hand`` plus ``merchants`` pay for,
+    with the hand it leaves: each plan's talents include the change of the build bonus (``already`` elements
+    were built this visit); its value is for the caller to set."""
     trompe_ok = tuple(r in p.rules.trompe_stands_for for r in range(5))
     units = [pool[i] + hand_units(hand)[i] for i in range(len(UNITS))]
-    units[MERCHANT_UNIT] += merchants if pricing.merchants else 0
-    base = unit_worth(hand_units(hand)) * pricing.leftover
-    best: Plan | None = None
-    best_value = float("-inf") if nonempty else base
+    units[MERCHANT_UNIT] += merchants
     for fixed, need in candidate_costs(tuple(room(p)), MAX_BUILDS):
-        counts = list(fixed)
         if not cover(units, need, trompe_ok):
             continue
-        paid = payment(pool, need, hand, merchants if pricing.merchants else 0, trompe_ok, True)
+        paid = payment(pool, need, hand, merchants, trompe_ok, True)
         if paid is None:
             continue
         cards, used = paid
+        counts = list(fixed)
         talents, slots, parts = value_counts(p, counts)
         talents += bonus(already + sum(counts)) - bonus(already)
         left = list(hand)
         for k in cards:
             left[k] -= 1
-        value = (talents - MERCHANT_VALUE * used - pricing.tainted * sum(CORRUPT[k] for k in cards)
+        yield Plan(counts, slots, parts, cards, used, talents), left
+
+
+def best_plan(p: Position, hand: list[int], merchants: int, pool: list[int], already: int,
+              pricing: Pricing, nonempty: bool = False) -> Plan | None:
+    """The most valuable visit buildable from ``pool`` plus ``hand`` plus ``merchants`` (None: nothing
+    worth more than building nothing, unless ``nonempty``). ``already`` elements were built this visit."""
+    base = unit_worth(hand_units(hand)) * pricing.leftover
+    best: Plan | None = None
+    best_value = float("-inf") if nonempty else base
+    for plan, left in affordable_plans(p, hand, merchants if pricing.merchants else 0, pool, already):
+        value = (plan.talents - MERCHANT_VALUE * plan.merchants - pricing.tainted * sum(CORRUPT[k] for k in plan.pay)
                  + unit_worth(hand_units(left)) * pricing.leftover)
         if value > best_value:
-            best_value = value
-            best = Plan(list(counts), slots, parts, cards, used, talents, value)
+            best_value = plan.value = value
+            best = plan
     return best
 
 

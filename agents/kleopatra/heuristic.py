@@ -51,27 +51,21 @@ from sobek_env.kleopatra.catalogue import (
     STANDARD,
     VIZIER,
 )
-from sobek_env.kleopatra.phases import cover
 
 from .common import (
     CARD_COUNTS,
-    MAX_BUILDS,
     UNSEEN_CORRUPT,
     Plan,
     Position,
+    affordable_plans,
     bid_step,
-    bonus,
     build_action,
-    candidate_costs,
     corrupt_cards,
     hand_units,
     mosaic_step,
     pay_action,
-    payment,
-    room,
     stall_cards,
     unit_worth,
-    value_counts,
 )
 from .greedy import GreedyAgent
 from .prospects import Prospects
@@ -241,28 +235,13 @@ class HeuristicAgent(GreedyAgent):
     def visit(self, p: Position, hand: list[int], merchants: int, pool: list[int], already: int) -> Plan | None:
         """The best set of elements to build now from ``pool``, ``hand`` and ``merchants``: talents (and the
         build bonus) less the merchants' end value, plus the worth of what it leaves for the next target."""
-        trompe_ok = tuple(r in p.rules.trompe_stands_for for r in range(5))
-        units = [pool[i] + hand_units(hand)[i] for i in range(7)]
-        units[6] += merchants
-        pr = self.prospects(p)
+        pr, weight = self.prospects(p), self.prospect_weight(p)
         best: Plan | None = None
-        for fixed, need in candidate_costs(tuple(room(p)), MAX_BUILDS):
-            if not cover(units, need, trompe_ok):
-                continue
-            counts = list(fixed)
-            paid = payment(pool, need, hand, merchants, trompe_ok, True)
-            if paid is None:
-                continue
-            cards, used = paid
-            talents, slots, parts = value_counts(p, counts)
-            talents += bonus(already + sum(counts)) - bonus(already)
-            left = list(hand)
-            for k in cards:
-                left[k] -= 1
-            after = pr.hand_worth(left, merchants - used, built=np.array(counts)) * self.prospect_weight(p)
-            value = talents - MERCHANT_VALUE * used + after
-            if best is None or value > best.value:
-                best = Plan(counts, slots, parts, cards, used, talents, value)
+        for plan, left in affordable_plans(p, hand, merchants, pool, already):
+            after = pr.hand_worth(left, merchants - plan.merchants, built=np.array(plan.counts)) * weight
+            plan.value = plan.talents - MERCHANT_VALUE * plan.merchants + after
+            if best is None or plan.value > best.value:
+                best = plan
         return best
 
     def quarry(self, p: Position) -> int:
