@@ -89,11 +89,12 @@ from agents.arguments import (
     positive_float,
     positive_int,
 )
+from agents.base import Agent
 from agents.features import Featurizer, default_features, feature_sets
 from agents.files import DirectoryLock, lock_for_command
 from agents.modelfile import write_model
 from agents.pool import OpponentPool, parse_entry
-from agents.ppo import PPOAgent, load_ppo, load_state, policy_spec, save_ppo
+from agents.ppo import load_ppo, load_state, policy_spec, save_ppo
 from agents.registry import make
 from agents.rundir import Checkpoint, Run, RunError, now
 from agents.tournament import agent_seed, wilson_interval
@@ -187,7 +188,8 @@ def build_parser() -> TrainingParser:
                       help=f"fixed opponents and their weights (default {default_text('pool')}); "
                            "give --pool alone for self-play only")
     pool.add_argument("--self-play-weight", type=non_negative_float,
-                      help=f"weight shared by the learner's snapshots (default {default_text('self_play_weight')}; 0: none)")
+                      help="weight shared by the learner's snapshots "
+                           f"(default {default_text('self_play_weight')}; 0: none)")
     pool.add_argument("--snapshot-every", type=positive_int,
                       help=f"steps between snapshots (default {d['snapshot_every']})")
     pool.add_argument("--snapshots", type=positive_int, help=f"latest snapshots that play (default {d['snapshots']})")
@@ -521,7 +523,7 @@ def new_model(config: dict, env: VecEnv, seed: int) -> MaskablePPO:
         seed=seed, device="cpu", verbose=0)
 
 
-def play_evaluation_games(learner: PPOAgent, config: dict, opponent: str,
+def play_evaluation_games(learner: Agent, config: dict, opponent: str,
                           games: Sequence[int]) -> list[tuple[float, float]]:
     """Evaluation games number ``games`` of ``learner`` against ``opponent`` in every other seat, each game's
     (the learner's share of the win, its margin over the best opponent in points). Game g is dealt with

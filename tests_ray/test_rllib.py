@@ -75,7 +75,8 @@ def test_capped_margin_pays_the_margin_squashed_at_the_end() -> None:
     totals, _, _ = play_out(env, seed=4)
     info = load_game("kleopatra")
     for seat, margin in enumerate(info.margins(env.aec.game)):
-        assert totals[env.possible_agents[seat]] == pytest.approx(MARGIN_CAP * math.tanh(margin / info.score_scale / MARGIN_CAP))
+        squashed = MARGIN_CAP * math.tanh(margin / info.score_scale / MARGIN_CAP)
+        assert totals[env.possible_agents[seat]] == pytest.approx(squashed)
 
 
 def test_the_win_reward_is_paid_at_the_end_only() -> None:
@@ -83,7 +84,8 @@ def test_the_win_reward_is_paid_at_the_end_only() -> None:
     totals, _, _ = play_out(env, seed=9)
     winners = set(env.aec.game.winners)
     assert totals == {agent: 1.0 if seat in winners else -1.0 for seat, agent in enumerate(env.possible_agents)}
-    with pytest.raises(ValueError, match="reward must be one of round-margin, capped-margin, win, margin, score, got 'points'"):
+    with pytest.raises(ValueError, match="reward must be one of round-margin, capped-margin, win, margin, score, "
+                                         "got 'points'"):
         RLlibEnv({"reward": "points"})
     with pytest.raises(ValueError, match="unknown RLlibEnv option 'players'"):
         RLlibEnv({"players": 2})
