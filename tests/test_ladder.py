@@ -1,0 +1,53 @@
+"""The search agent's skill ladder (python -m agents.ladder): a tiny climb in both games, bad arguments refused."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from agents import ladder
+
+
+@pytest.mark.parametrize(("game", "players"), [("sobek", 2), ("kleopatra", 3)])
+def test_a_tiny_ladder_writes_each_rung_with_its_interval_and_time(game: str, players: int, tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture) -> None:
+    out = tmp_path / "ladder"
+    ladder.main(["--game", game, "--players", str(players), "--budgets", "2,8", "--games", str(players),
+                 "--agent", "ismcts:depth=20", "--timing-games", "1", "--out", str(out)])
+    report = json.loads((out / "ladder.json").read_text())
+    rungs = report["rungs"]
+    assert [r["simulations"] for r in rungs] == [2, 8] and [r["spec"] for r in rungs] == \
+        ["ismcts:depth=20,simulations=2", "ismcts:depth=20,simulations=8"]
+    for rung in rungs:
+        assert 0 <= rung["win_low"] <= rung["win_rate"] <= rung["win_high"] <= 1 and rung["games"] == players
+        assert rung["decisions_timed"] > 0 and 0 < rung["seconds_mean"] <= rung["seconds_max"]
+    assert rungs[1]["seconds_mean"] > rungs[0]["seconds_mean"]  # four times the simulations
+    assert (out / "ladder.png").stat().st_size > 10_000
+    assert (out / "ladder.csv").read_text().startswith("simulations,spec,games,win_rate")
+    assert "simulations=8: win rate" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--budgets", "100,25"], "must be rising whole numbers from 1"),
+    (["--budgets", "0,5"], "must be rising whole numbers from 1"),
+    (["--budgets", "a"], "must be whole numbers separated by commas"),
+    (["--games", "3"], "must be a multiple of --players (2)"),
+    (["--agent", "heuristic"], "heuristic"),
+    (["--agent", "ismcts:bogus=1"], "bogus"),
+    (["--vs", "nobody"], "unknown agent 'nobody'"),
+    (["--players", "7"], "Sobek is for 2 to 4 players"),
+    (["--timing-games", "9"], "--timing-games: must be from 0 to --games (4)"),
+])
+def test_bad_arguments_are_refused_in_one_line(argv: list[str], message: str, tmp_path: Path,
+                                               capsys: pytest.CaptureFixture) -> None:
+    base = {"--players": "2", "--budgets": "1,2", "--games": "4", "--out": str(tmp_path / "x")}
+    for flag, value in zip(argv[::2], argv[1::2]):
+        base[flag] = value
+    with pytest.raises(SystemExit) as exit_info:
+        ladder.main([part for pair in base.items() for part in pair])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "x").exists()
