@@ -11,7 +11,7 @@ many determinizations. Each iteration
    one determinization to the next, so a child's UCB1 score counts its
    *availability* (the descents in which it was legal) instead of its parent's
    visits; only the children legal in this determinization compete;
-3. expands one untried legal action (chosen at random);
+3. expands one untried legal action (chosen at random, or the guide's, below);
 4. rolls out: random actions, or a baseline agent (``greedy``, ``heuristic``)
    acting for each seat from that seat's observation, for at most ``depth``
    steps;
@@ -19,16 +19,23 @@ many determinizations. Each iteration
 
 The decision is the root's most visited child.
 
-Rewards are ``tanh(margin / (REWARD_POINTS_SHARE * score_scale))`` per seat, the
+A ``guide`` (a baseline agent) makes the search a policy improver: at each node
+it is asked once, from the observation of the seat to move, which action it
+would take; that action is expanded first and its UCB1 score gets
+``bias / (visits + 1)``, a bonus that fades with evidence. With a large bias the
+search keeps the guide's choice unless the rollouts clearly prefer another.
+
+Rewards are ``tanh(margin / (squash * score_scale))`` per seat (``squash`` 0.05 by default), the
 margin being the game's (``Game.margins``: own score minus the best other one,
 an eaten Kleopatra player's counted as 0). Its sign is win or loss for a sole
 winner, so the search plays to win as with a win/loss reward, but a near miss is
 worth more than a rout and a shared lead sits at 0, which separates moves that
 win/loss rewards score alike in most rollouts; the squashing keeps one blowout
 from outweighing many close games. A rollout cut at ``depth`` is valued by the
-same formula on the current scores (for Kleopatra those count talents and
-merchants as they stand and ignore the crocodile; for Sobek, which scores at a
-round's end, the default depth reaches the end of a game).
+same formula on ``Game.outlook``, the margins were the game to end there (for
+Kleopatra: talents and merchants as they stand, and the crocodile fed with the
+amulets as they would then be; for Sobek, which scores at a round's end, the
+default depth reaches the end of a game).
 
 The agent reads the state it is handed only through ``state.current_player`` and
 ``state.resample(me, rng)``: its first act is to replace that state by a
@@ -54,19 +61,23 @@ DEFAULT_C = 0.7             # UCB1 exploration, for rewards in [-1, 1]
 DEFAULT_DEPTH = 200         # rollout steps; Sobek 2p random games take about 150, Kleopatra's over 1000
 REWARD_POINTS_SHARE = 0.05  # margins are squashed at this share of the game's score_scale (5 points)
 ROLLOUTS = ("random", "greedy", "heuristic")  # random, or one of every game's baselines
+GUIDES = ("none", "greedy", "heuristic")      # no guide, or a baseline whose choice the tree favours
+DEFAULT_BIAS = 1.0          # the guide's bonus in the UCB1 score, bias / (visits + 1)
+NO_HINT = -2                # a node whose guide was not asked yet (-1: asked, nothing to favour)
 
 
 class Node:
     """The statistics of one action history from the root: visits, the summed reward of the seat that
     played its last action, and how often that action was legal when its parent was visited."""
 
-    __slots__ = ("children", "visits", "total", "available")
+    __slots__ = ("children", "visits", "total", "available", "hint")
 
     def __init__(self) -> None:
         self.children: dict[int, Node] = {}
         self.visits = 0
         self.total = 0.0
         self.available = 0
+        self.hint = NO_HINT  # the guide's action here, asked the first time the node is descended from
 
 
 class ISMCTSAgent(SeededAgent):
@@ -83,6 +94,7 @@ class ISMCTSAgent(SeededAgent):
 
     def __init__(self, table: Table, simulations: int = DEFAULT_SIMULATIONS, time: float = 0.0,
                  c: float = DEFAULT_C, rollout: str = "random", depth: int = DEFAULT_DEPTH,
+                 guide: str = "none", bias: float = DEFAULT_BIAS, squash: float = REWARD_POINTS_SHARE,
                  seed: int | None = None) -> None:
         if isinstance(simulations, bool) or not isinstance(simulations, int) or simulations < 1:
             raise ValueError(f"simulations must be a whole number from 1, got {simulations!r}")
@@ -94,6 +106,12 @@ class ISMCTSAgent(SeededAgent):
             raise ValueError(f"depth must be a whole number from 0 (0: roll out to the end), got {depth!r}")
         if rollout not in ROLLOUTS:
             raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
+        if guide not in GUIDES:
+            raise ValueError(f"guide must be one of {', '.join(GUIDES)}, got {guide!r}")
+        if isinstance(bias, bool) or not isinstance(bias, (int, float)) or not 0 <= bias < math.inf:
+            raise ValueError(f"bias must be a number from 0, got {bias!r}")
+        if isinstance(squash, bool) or not isinstance(squash, (int, float)) or not 0 < squash < math.inf:
+            raise ValueError(f"squash must be a number above 0, got {squash!r}")
         super().__init__(seed)
         self.table = table
         self.simulations = simulations
@@ -102,7 +120,11 @@ class ISMCTSAgent(SeededAgent):
         self.depth = depth
         self.rollout = rollout
         self._policy = None if rollout == "random" else _RolloutPolicy(table, rollout)
-        self._scale = REWARD_POINTS_SHARE * table.game.score_scale
+        self.guide = guide
+        self.bias = float(bias)
+        self._guide = None if guide == "none" else _RolloutPolicy(table, guide)
+        self.squash = float(squash)
+        self._scale = squash * table.game.score_scale
         self.last_simulations = 0  # iterations of the latest decision, and its root visits per action
         self.last_visits: dict[int, int] = {}
 
@@ -117,8 +139,9 @@ class ISMCTSAgent(SeededAgent):
         if len(legal) == 1:
             self.last_simulations, self.last_visits = 0, {}
             return legal[0]
-        if self._policy is not None:
-            self._policy.seed(self.rng.getrandbits(63))
+        for policy in (self._policy, self._guide):
+            if policy is not None:
+                policy.seed(self.rng.getrandbits(63))
         root = Node()
         deadline = clock.perf_counter() + self.time
         done = 0
@@ -131,7 +154,7 @@ class ISMCTSAgent(SeededAgent):
 
     def _iterate(self, root: Node, s: State) -> None:
         """One iteration on the determinization ``s``: select, expand, roll out, back up."""
-        rng, c = self.rng, self.c
+        rng, c, guide, bias = self.rng, self.c, self._guide, self.bias
         node, path = root, []
         while not s.is_over:
             legal = s.legal_actions()
@@ -141,8 +164,11 @@ class ISMCTSAgent(SeededAgent):
                 child = children.get(a)
                 if child is not None:
                     child.available += 1
+            hint = node.hint
+            if guide is not None and hint == NO_HINT:
+                hint = node.hint = guide.act(s) if len(legal) > 1 else -1
             if untried:
-                action = untried[int(rng.random() * len(untried))]
+                action = hint if hint in untried else untried[int(rng.random() * len(untried))]
                 child = children[action] = Node()
                 child.available = 1
                 path.append((child, s.current_player))
@@ -152,6 +178,8 @@ class ISMCTSAgent(SeededAgent):
             for a in legal:
                 child = children[a]
                 score = child.total / child.visits + c * math.sqrt(math.log(child.available) / child.visits)
+                if a == hint:
+                    score += bias / (child.visits + 1)
                 if score > best:
                     best, action = score, a
             node = children[action]
@@ -177,7 +205,7 @@ class ISMCTSAgent(SeededAgent):
                 s.apply(act(s))
                 steps -= 1
         scale = self._scale
-        return [math.tanh(m / scale) for m in self.table.game.margins(s)]
+        return [math.tanh(m / scale) for m in self.table.game.outlook(s)]
 
 
 def _rank(child: Node | None) -> tuple[int, float]:

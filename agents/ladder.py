@@ -18,7 +18,7 @@ import argparse
 import json
 import statistics
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -81,10 +81,17 @@ def decision_seconds(spec: str, vs: str, game: str, players: int, seeds: Sequenc
     return times
 
 
-def climb(args: argparse.Namespace) -> list[dict]:
-    """Play every rung; one row per budget."""
+SETTINGS = ("game", "players", "agent", "vs", "seed")  # what rungs kept by --resume must share
+
+
+def climb(args: argparse.Namespace, kept: dict[int, dict], save: Callable[[list[dict]], None]) -> list[dict]:
+    """Play every rung not in ``kept`` (budget -> row); one row per budget, all saved after each rung."""
     rows = []
     for budget in args.budgets:
+        if budget in kept:
+            rows.append(kept[budget])
+            print(f"simulations={budget}: kept from {args.out / 'ladder.json'} ({kept[budget]['games']} games)")
+            continue
         spec = with_budget(args.agent, budget)
         specs = [spec] + [args.vs] * (args.players - 1)
         records = play_tournament(specs, args.games, game=args.game, seed=args.seed, workers=args.workers)
@@ -99,7 +106,25 @@ def climb(args: argparse.Namespace) -> list[dict]:
         print(f"simulations={budget}: win rate {summary.win_rate:.3f} [{summary.win_low:.3f}, "
               f"{summary.win_high:.3f}] over {args.games} games; {rows[-1]['seconds_mean']:.3f} CPU s per "
               f"decision ({len(seconds)} timed)", flush=True)
+        save(rows)
     return rows
+
+
+def kept_rungs(args: argparse.Namespace) -> dict[int, dict]:
+    """--resume: the rungs of ``--out``'s ladder.json, if it was climbed with the same settings."""
+    path = args.out / "ladder.json"
+    if not args.resume or not path.exists():
+        return {}
+    try:
+        report = json.loads(path.read_text())
+        rungs = {int(row["simulations"]): row for row in report["rungs"]}
+        differing = [key for key in SETTINGS if report[key] != getattr(args, key)]
+    except (ValueError, KeyError, TypeError) as exc:
+        raise ValueError(f"{path} is not a ladder report ({exc}); remove it or drop --resume") from None
+    if differing:
+        found = ", ".join(f"{key} {report[key]!r}" for key in differing)
+        raise ValueError(f"{path} was climbed with other settings ({found}); use another --out or drop --resume")
+    return rungs
 
 
 def plot(rows: Sequence[dict], title: str, share: float, path: Path) -> None:
@@ -143,6 +168,9 @@ def build_parser() -> TrainingParser:
     parser.add_argument("--timing-games", type=int, default=2, metavar="N",
                         help="games of each budget replayed here to time the decisions (default 2)")
     parser.add_argument("--out", type=Path, required=True, help="directory for ladder.csv, ladder.json, ladder.png")
+    parser.add_argument("--resume", action="store_true",
+                        help="keep the rungs already in --out (climbed with the same game, players, agent, vs "
+                             "and seed) and play only the others; the report is saved after every rung")
     return parser
 
 
@@ -165,15 +193,23 @@ def main(argv: list[str] | None = None) -> None:
         parser.error(str(exc))
     if not getattr(make(with_budget(args.agent, 1), game=args.game, num_players=args.players), "wants_state", False):
         parser.error(f"argument --agent: {args.agent!r} is not a search agent (it takes no simulation budget)")
+    try:
+        kept = kept_rungs(args)
+    except ValueError as exc:
+        parser.error(f"argument --resume: {exc}")
     args.out.mkdir(parents=True, exist_ok=True)
-    rows = climb(args)
-    lines = [",".join(rows[0])] + [",".join(str(value) for value in row.values()) for row in rows]
-    write_atomic(args.out / "ladder.csv", "\n".join(lines) + "\n")
-    report = {"game": args.game, "players": args.players, "agent": args.agent, "vs": args.vs, "seed": args.seed,
-              "games": args.games, "timing_games": args.timing_games, "rungs": rows}
-    write_atomic(args.out / "ladder.json", json.dumps(report, indent=1))
     title = f"{game.title}, {args.players} players: {args.agent} against {args.vs}"
-    plot(rows, title, 1 / args.players, args.out / "ladder.png")
+
+    def save(rows: list[dict]) -> None:
+        everything = sorted({**kept, **{row["simulations"]: row for row in rows}}.items())
+        rungs = [row for _, row in everything]
+        lines = [",".join(rungs[0])] + [",".join(str(row[key]) for key in rungs[0]) for row in rungs]
+        write_atomic(args.out / "ladder.csv", "\n".join(lines) + "\n")
+        report = {key: getattr(args, key) for key in SETTINGS} | {"rungs": rungs}
+        write_atomic(args.out / "ladder.json", json.dumps(report, indent=1))
+        plot(rungs, title, 1 / args.players, args.out / "ladder.png")
+
+    climb(args, kept, save)
     print(f"wrote {args.out / 'ladder.csv'}, {args.out / 'ladder.json'} and {args.out / 'ladder.png'}")
 
 

@@ -5,7 +5,7 @@ Grammar: ``name[:args]``. ``random``, ``greedy`` and ``human`` (a person at the 
 ``heuristic`` takes comma-separated ``key=value`` pairs (the keyword
 arguments of the game's heuristic, e.g. ``tolerance``); ``ismcts`` takes
 ``key=value`` pairs too (``simulations``, ``time``, ``c``, ``rollout``,
-``depth``, ``seed``: :class:`agents.ismcts.ISMCTSAgent`); ``ppo`` (a model of
+``depth``, ``guide``, ``bias``, ``squash``, ``seed``: :class:`agents.ismcts.ISMCTSAgent`); ``ppo`` (a model of
 ``train.py``) and ``rllib`` (a policy of ``train.py --backend rllib``) take a
 file path, optionally followed by ``,deterministic=false``. A path may hold
 commas: such a spec's options are only its trailing ``key=value`` parts, and
@@ -172,7 +172,7 @@ def _make_ismcts(spec: str, args: list[str], table: Table, seed: int | None) -> 
     from .ismcts import ISMCTSAgent
 
     options = _pairs(spec, args)
-    known = ("simulations", "time", "c", "rollout", "depth", "seed")
+    known = ("simulations", "time", "c", "rollout", "depth", "guide", "bias", "squash", "seed")
     unknown = [key for key in options if key not in known]
     if unknown:
         raise ValueError(f"unknown argument {unknown[0]!r} in agent spec {spec!r}; "

@@ -259,6 +259,11 @@ class Game(ABC):
         scores = state.scores
         return [float(v - max(w for q, w in enumerate(scores) if q != p)) for p, v in enumerate(scores)]
 
+    def outlook(self, state: State) -> list[float]:
+        """Each seat's margin in points were the game to end now: what a search values a rollout it cuts
+        short by. :meth:`margins` unless the game scores something more at its end."""
+        return self.margins(state)
+
     @abstractmethod
     def statistics(self, state: State) -> list[dict[str, float]]:
         """Per seat, what a tournament averages over games (a finished state)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 
 import sobek_env
@@ -57,15 +58,16 @@ def test_the_same_seed_gives_the_same_decision(game: str, num_players: int) -> N
         assert first.last_visits == second.last_visits and sum(first.last_visits.values()) == 30
 
 
+@pytest.mark.parametrize("options", [{}, {"guide": "heuristic", "depth": 10}], ids=["plain", "guided"])
 @pytest.mark.parametrize(("game", "num_players"), TABLES)
-def test_the_decision_ignores_hidden_information_dealt_again(game: str, num_players: int) -> None:
+def test_the_decision_ignores_hidden_information_dealt_again(game: str, num_players: int, options: dict) -> None:
     redealt = 0
     for s in positions(game, num_players, seed=6, count=4):
         me = s.current_player
         other = s.resample(me, random.Random(99))
         redealt += other != s
-        first, second = (ISMCTSAgent(sobek_env.load_game(game).table(num_players), simulations=30, seed=7)
-                         for _ in range(2))
+        first, second = (ISMCTSAgent(sobek_env.load_game(game).table(num_players), simulations=30, seed=7,
+                                     **options) for _ in range(2))
         assert first.act(None, state=s) == second.act(None, state=other)
         assert first.last_visits == second.last_visits
     assert redealt, "no position had hidden information to deal again"
@@ -89,6 +91,29 @@ def test_specs_set_the_options() -> None:
     default = make("ismcts", game="kleopatra", num_players=4)
     assert default.simulations == DEFAULT_SIMULATIONS and default.wants_state
     assert make("ismcts:time=0.5,depth=0,rollout=heuristic").depth == 0
+    guided = make("ismcts:guide=heuristic,bias=2.5,squash=0.2", game="kleopatra", num_players=3)
+    assert (guided.guide, guided.bias, guided.squash, default.guide) == ("heuristic", 2.5, 0.2, "none")
+
+
+@pytest.mark.parametrize(("game", "num_players"), TABLES)
+def test_a_strong_guide_bias_keeps_the_guides_choice(game: str, num_players: int) -> None:
+    """The guide's action is expanded first and favoured: with a bias far above any reward the search
+    follows the baseline (asked from the seat's own observation), and without one it need not."""
+    g = sobek_env.load_game(game)
+    observer = g.observer(num_players, "original")
+    differed = 0
+    for s in positions(game, num_players, seed=12, count=6):
+        mask = np.zeros(g.num_actions, dtype=np.int8)
+        mask[s.legal_actions()] = 1
+        observation = {"observation": observer.encode(s, s.current_player), "action_mask": mask}
+        wanted = make("heuristic", game=game, num_players=num_players).act(observation)
+        guided = make("ismcts:simulations=40,depth=20,guide=heuristic,bias=100,seed=13", game=game,
+                      num_players=num_players)
+        assert guided.act(None, state=s) == wanted
+        assert max(guided.last_visits.values()) == guided.last_visits[wanted]
+        free = make("ismcts:simulations=40,depth=20,seed=13", game=game, num_players=num_players)
+        differed += free.act(None, state=s) != wanted
+    assert differed, "the unguided search always agreed with the heuristic: the test shows nothing"
 
 
 @pytest.mark.parametrize(("spec", "message"), [
@@ -100,7 +125,10 @@ def test_specs_set_the_options() -> None:
     ("ismcts:depth=-3", "depth must be a whole number from 0"),
     ("ismcts:rollout=ppo", "rollout must be one of random, greedy, heuristic"),
     ("ismcts:seed=x", "seed must be an integer"),
-    ("ismcts:speed=3", "unknown argument 'speed'.*simulations, time, c, rollout, depth, seed"),
+    ("ismcts:guide=ppo", "guide must be one of none, greedy, heuristic"),
+    ("ismcts:bias=-1", "bias must be a number from 0"),
+    ("ismcts:squash=0", "squash must be a number above 0"),
+    ("ismcts:speed=3", "unknown argument 'speed'.*simulations, time, c, rollout, depth, guide, bias, squash, seed"),
     ("ismcts:simulations", "malformed argument"),
     ("ismcts:c=1,c=2", "given twice"),
     ("ismcts:", "ends with ':'"),

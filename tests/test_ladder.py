@@ -51,3 +51,42 @@ def test_bad_arguments_are_refused_in_one_line(argv: list[str], message: str, tm
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
     assert not (tmp_path / "x").exists()
+
+
+def test_resume_keeps_the_rungs_already_climbed_and_plays_the_others(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    out = tmp_path / "ladder"
+    base = ["--players", "2", "--agent", "ismcts:depth=20", "--timing-games", "0", "--out", str(out)]
+    ladder.main([*base, "--budgets", "2", "--games", "2"])
+    first = json.loads((out / "ladder.json").read_text())["rungs"][0]
+    played = []
+    real = ladder.play_tournament
+
+    def counted(specs: list[str], *args: object, **kwargs: object) -> list:
+        played.append(specs[0])
+        return real(specs, *args, **kwargs)
+
+    monkeypatch.setattr(ladder, "play_tournament", counted)
+    ladder.main([*base, "--budgets", "2,4", "--games", "4", "--resume"])
+    rungs = json.loads((out / "ladder.json").read_text())["rungs"]
+    assert played == ["ismcts:depth=20,simulations=4"]  # the rung of 2 was not played again
+    assert rungs[0] == first and rungs[0]["games"] == 2 and rungs[1]["simulations"] == 4 and rungs[1]["games"] == 4
+    assert len((out / "ladder.csv").read_text().splitlines()) == 3
+
+
+def test_resume_refuses_a_ladder_climbed_with_other_settings(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    out = tmp_path / "ladder"
+    base = ["--players", "2", "--budgets", "2", "--games", "2", "--timing-games", "0", "--out", str(out)]
+    ladder.main([*base, "--agent", "ismcts:depth=20"])
+    before = (out / "ladder.json").read_text()
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as exit_info:
+        ladder.main([*base, "--agent", "ismcts:depth=30", "--vs", "greedy", "--resume"])
+    err = capsys.readouterr().err
+    assert exit_info.value.code == 2 and "other settings" in err and "agent 'ismcts:depth=20'" in err
+    assert "vs 'heuristic'" in err and "Traceback" not in err
+    (out / "ladder.json").write_text("{not json")
+    with pytest.raises(SystemExit):
+        ladder.main([*base, "--agent", "ismcts:depth=20", "--resume"])
+    assert "is not a ladder report" in capsys.readouterr().err
+    (out / "ladder.json").write_text(before)

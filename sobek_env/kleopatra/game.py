@@ -13,7 +13,7 @@ from .actions import ACTION_NAMES
 from .catalogue import CATEGORIES, DEFAULT_PLAYERS, MAX_PLAYERS, MIN_PLAYERS, RULES_OPTIONS, make_rules
 from .picture import frame_size, picture
 from .render import action_help, render_text
-from .state import GameState
+from .state import GameState, crocodile, final_amulets
 from .view import View
 
 
@@ -95,10 +95,15 @@ class KleopatraGame(Game):
     def margins(self, state: GameState) -> list[float]:
         """rules §11.5: a survivor's score minus the best other survivor's; an eaten player's is minus the
         best survivor's score (as if he had scored 0)."""
-        scores = state.scores
-        effective = [0 if p in state.eliminated else v for p, v in enumerate(scores)]
-        return [float(effective[p] - max(w for q, w in enumerate(effective) if q != p))
-                for p in range(state.num_players)]
+        return _margins(state.scores, state.eliminated)
+
+    def outlook(self, state: GameState) -> list[float]:
+        """rules §11 applied to the state as it stands: the margins were the game to end now, the seats that
+        would then hold the most amulets (corrupt cards in hand counted, sanctuaries deducted) fed to the
+        crocodile. A finished game's margins."""
+        if state.over:
+            return self.margins(state)
+        return _margins(state.scores, crocodile(final_amulets(state), state.rules.crocodile_margin))
 
     def statistics(self, state: GameState) -> list[dict[str, float]]:
         scores, eaten = state.scores, state.eliminated
@@ -126,3 +131,9 @@ class KleopatraGame(Game):
 
 
 GAME = KleopatraGame()
+
+
+def _margins(scores: list[int], eaten: list[int]) -> list[float]:
+    """Each seat's score minus the best other, the eaten counted as 0."""
+    effective = [0 if p in eaten else v for p, v in enumerate(scores)]
+    return [float(v - max(w for q, w in enumerate(effective) if q != p)) for p, v in enumerate(effective)]

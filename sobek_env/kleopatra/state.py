@@ -801,9 +801,7 @@ class GameState:
         for mask, owner in self.sanctuaries:
             if owner is not None:
                 self.amulets[owner] = max(0, self.amulets[owner] - mask.bit_count())
-        high, low = max(self.amulets), min(self.amulets)
-        if high - low >= self.rules.crocodile_margin:
-            self.eaten = [p for p in range(n) if self.amulets[p] == high]
+        self.eaten = crocodile(self.amulets, self.rules.crocodile_margin)
         self.over = True
         self.pending = None
         self.shown = []
@@ -823,3 +821,23 @@ class GameState:
                 self.log.append("end:tie-broken-by-amulets")
             else:
                 self.log.append("end:sole-winner")
+
+
+def crocodile(amulets: list[int], margin: int) -> list[int]:
+    """rules §11.4: the seats fed to the crocodile given the final amulets (the most, when they lead the
+    fewest by ``margin`` or more)."""
+    high = max(amulets)
+    if high - min(amulets) < margin:
+        return []
+    return [p for p, a in enumerate(amulets) if a == high]
+
+
+def final_amulets(s: GameState) -> list[int]:
+    """The amulets each seat would end with were the game to end now (rules §11.1 and §11.3: corrupt cards
+    in hand add theirs, owned sanctuaries take theirs away)."""
+    out = [a + END_CARD_AMULETS * sum(c for k, c in enumerate(hand) if CORRUPT[k])
+           for a, hand in zip(s.amulets, s.hands)]
+    for mask, owner in s.sanctuaries:
+        if owner is not None:
+            out[owner] = max(0, out[owner] - mask.bit_count())
+    return out

@@ -235,3 +235,20 @@ def test_envoy_amulet_from_the_supply_in_a_random_game() -> None:
     before = s.amulets[s.active_player]
     act(s, "yes")
     assert s.amulets[giver] == 0 and s.amulets[s.active_player] == before + 1
+
+
+def test_outlook_applies_the_end_of_game_rules_to_the_state_as_it_stands() -> None:
+    """What a search values a cut rollout by: corrupt cards in hand count (rules §11.1), sanctuaries deduct
+    (§11.3), the most corrupt is eaten (§11.4); the state itself is not touched."""
+    players = [{"talents": 30, "hand": ["artisan2", "trompe", "beggar", "stone"]},
+               {"talents": 20, "amulets": 3, "statues": 1}, {"talents": 10, "amulets": 2}]
+    s = build({"num_players": 3, "players": players, "palace": ALMOST | CORNER})
+    before = doc(s)
+    a, b, c = s.scores
+    assert GAME.outlook(s) == [0 - b, b - c, c - b]  # 3 amulets from the hand; 3 - 1 for the sanctuary's owner
+    assert GAME.margins(s) == [a - b, b - a, c - a] and not s.is_over and doc(s) == before
+    players[0]["hand"] = ["artisan2", "stone"]  # 1 amulet against 2 and 2: the other two are eaten
+    s = build({"num_players": 3, "players": players, "palace": ALMOST | CORNER})
+    assert GAME.outlook(s) == [a, -a, -a]
+    finished = _final([{}, {"amulets": 3, "statues": 1}, {"amulets": 2}], sanctuaries=CORNER)
+    assert GAME.outlook(finished) == GAME.margins(finished)
