@@ -139,9 +139,12 @@ def plot(rows: Sequence[dict], title: str, share: float, path: Path) -> None:
     errors = [[r - row["win_low"] for r, row in zip(rates, rows)], [row["win_high"] - r for r, row in zip(rates, rows)]]
     fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
     left.errorbar(budgets, rates, yerr=errors, marker="o", capsize=4)
+    for budget, row in zip(budgets, rows):  # rungs kept by --resume may have other game counts
+        left.annotate(f"{row['games']} games", (budget, row["win_high"]), textcoords="offset points",
+                      xytext=(0, 6), ha="center", fontsize=8)
     left.axhline(share, color="grey", linestyle="--", label=f"fair share ({share:.0%})")
     left.set(xscale="log", xlabel="simulations per decision", ylabel="win rate (95% interval)", ylim=(0, 1))
-    left.legend()
+    left.legend(loc="upper left")
     right.plot(budgets, [row["seconds_mean"] for row in rows], marker="o")
     right.axhline(1.0, color="grey", linestyle="--", label="1 s")
     right.set(xscale="log", yscale="log", xlabel="simulations per decision", ylabel="CPU seconds per decision")

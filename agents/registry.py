@@ -4,8 +4,9 @@
 Grammar: ``name[:args]``. ``random``, ``greedy`` and ``human`` (a person at the terminal) take no arguments;
 ``heuristic`` takes comma-separated ``key=value`` pairs (the keyword
 arguments of the game's heuristic, e.g. ``tolerance``); ``ismcts`` takes
-``key=value`` pairs too (``simulations``, ``time``, ``c``, ``rollout``,
-``depth``, ``guide``, ``bias``, ``squash``, ``seed``: :class:`agents.ismcts.ISMCTSAgent`); ``ppo`` (a model of
+``key=value`` pairs too (``simulations``, ``time``, ``c``, ``rollout``, ``depth``, ``guide``, ``bias``,
+``squash``, ``seed``: :class:`agents.ismcts.ISMCTSAgent`), over its game's settings
+(``agents.ismcts.GAME_SETTINGS``); ``ppo`` (a model of
 ``train.py``) and ``rllib`` (a policy of ``train.py --backend rllib``) take a
 file path, optionally followed by ``,deterministic=false``. A path may hold
 commas: such a spec's options are only its trailing ``key=value`` parts, and
@@ -169,7 +170,7 @@ def _boolean(spec: str, key: str, value: str) -> bool:
 def _make_ismcts(spec: str, args: list[str], table: Table, seed: int | None) -> Agent:
     """``ismcts:key=value,...`` (:class:`agents.ismcts.ISMCTSAgent`'s options); a ``seed`` in the spec
     replaces ``seed``."""
-    from .ismcts import ISMCTSAgent
+    from .ismcts import GAME_SETTINGS, ISMCTSAgent
 
     options = _pairs(spec, args)
     known = ("simulations", "time", "c", "rollout", "depth", "guide", "bias", "squash", "seed")
@@ -180,6 +181,7 @@ def _make_ismcts(spec: str, args: list[str], table: Table, seed: int | None) -> 
     if "seed" in options:
         seed = _convert(spec, "seed", options.pop("seed"), 0)
     kwargs = _keyword_args(spec, [a for a in args if a.partition("=")[0].strip() != "seed"], ISMCTSAgent)
+    kwargs = GAME_SETTINGS.get(table.game.name, {}) | kwargs  # the game's settings, then the spec's
     try:
         return ISMCTSAgent(table, **kwargs, seed=seed)
     except ValueError as exc:

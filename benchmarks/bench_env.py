@@ -13,7 +13,7 @@ for each game at its smallest and largest table:
 - engine: the state's ``legal_actions`` + ``apply``;
 - AEC: ``env.last()`` (observation and action mask) + ``env.step`` on ``sobek_env.env(game=...)``;
 - single: ``SingleAgentEnv.step`` for the learner, random opponents playing inside it;
-- search (at each game's default table only): the ``ismcts`` agent at its defaults deciding one
+- search (at each game's default table only): the ``ismcts`` agent at its game's settings deciding one
   position every :data:`SEARCH_EVERY` steps of random play; there a step is one simulation
   (steps/s: simulations per second) and a game is one decision (ms/game: milliseconds per decision),
   so its row is not compared with the peers;
@@ -182,12 +182,12 @@ def spiel_loop(game_name: str, observe: bool) -> Loop:
 
 
 def search_loop(game: Game, num_players: int) -> Loop:
-    """The ``ismcts`` agent at its defaults deciding positions along random games: steps are its
+    """The ``ismcts`` agent at its game's settings deciding positions along random games: steps are its
     simulations, games its decisions (positions with one legal action are skipped)."""
-    from agents.ismcts import ISMCTSAgent
+    from agents import make
 
     def run(budget: float) -> Figure:
-        agent = ISMCTSAgent(game.table(num_players), seed=SEED)
+        agent = make("ismcts", game=game.name, num_players=num_players, seed=SEED)
         rng = random.Random(SEED)
         state, deals, played = game.new(num_players, seed=SEED), 0, 0
         simulations = decisions = 0

@@ -10,7 +10,7 @@ import pytest
 
 import sobek_env
 from agents import make
-from agents.ismcts import DEFAULT_SIMULATIONS, ISMCTSAgent
+from agents.ismcts import DEFAULT_SIMULATIONS, GAME_SETTINGS, ISMCTSAgent
 from agents.pool import OpponentPool
 from agents.tournament import play_tournament, summarize
 
@@ -88,11 +88,20 @@ def test_specs_set_the_options() -> None:
     assert (agent.simulations, agent.c, agent.rollout, agent.time) == (400, 0.7, "random", 0.0)
     again = make("ismcts:seed=3,simulations=400")
     assert agent.rng.random() == again.rng.random()
-    default = make("ismcts", game="kleopatra", num_players=4)
-    assert default.simulations == DEFAULT_SIMULATIONS and default.wants_state
     assert make("ismcts:time=0.5,depth=0,rollout=heuristic").depth == 0
-    guided = make("ismcts:guide=heuristic,bias=2.5,squash=0.2", game="kleopatra", num_players=3)
-    assert (guided.guide, guided.bias, guided.squash, default.guide) == ("heuristic", 2.5, 0.2, "none")
+    guided = make("ismcts:guide=heuristic,bias=2.5,squash=0.2", num_players=3)
+    assert (guided.guide, guided.bias, guided.squash) == ("heuristic", 2.5, 0.2)
+
+
+@pytest.mark.parametrize(("game", "num_players"), TABLES)
+def test_make_starts_from_the_games_settings_and_the_spec_replaces_them(game: str, num_players: int) -> None:
+    settings = GAME_SETTINGS[game]
+    default = make("ismcts", game=game, num_players=num_players)
+    assert {key: getattr(default, key) for key in settings} == settings and default.wants_state
+    assert make("ismcts:simulations=7,guide=none", game=game, num_players=num_players).simulations == 7
+    assert make("ismcts:guide=none", game=game, num_players=num_players).guide == "none"
+    plain = ISMCTSAgent(sobek_env.load_game(game).table(num_players))  # the class knows no game
+    assert (plain.simulations, plain.guide) == (DEFAULT_SIMULATIONS, "none")
 
 
 @pytest.mark.parametrize(("game", "num_players"), TABLES)
@@ -111,7 +120,7 @@ def test_a_strong_guide_bias_keeps_the_guides_choice(game: str, num_players: int
                       num_players=num_players)
         assert guided.act(None, state=s) == wanted
         assert max(guided.last_visits.values()) == guided.last_visits[wanted]
-        free = make("ismcts:simulations=40,depth=20,seed=13", game=game, num_players=num_players)
+        free = make("ismcts:simulations=40,depth=20,guide=none,seed=13", game=game, num_players=num_players)
         differed += free.act(None, state=s) != wanted
     assert differed, "the unguided search always agreed with the heuristic: the test shows nothing"
 
