@@ -133,6 +133,7 @@ def plot(rows: Sequence[dict], title: str, share: float, path: Path) -> None:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import NullFormatter
 
     budgets = [row["simulations"] for row in rows]
     rates = [row["win_rate"] for row in rows]
@@ -149,6 +150,9 @@ def plot(rows: Sequence[dict], title: str, share: float, path: Path) -> None:
     right.axhline(1.0, color="grey", linestyle="--", label="1 s")
     right.set(xscale="log", yscale="log", xlabel="simulations per decision", ylabel="CPU seconds per decision")
     right.legend()
+    for ax in (left, right):  # the budgets themselves as ticks, not a log scale's minor labels
+        ax.set_xticks(budgets, [str(b) for b in budgets])
+        ax.xaxis.set_minor_formatter(NullFormatter())
     fig.suptitle(title)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
