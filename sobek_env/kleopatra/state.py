@@ -784,23 +784,19 @@ class GameState:
     def end_game(self, reason: str) -> None:
         """rules §11: corrupt cards in hand, sanctuaries, the crocodile; the table stays as scored."""
         n = self.num_players
+        self.amulets[:] = final_amulets(self)  # before the hands are discarded: their corrupt cards count
         for k, c in enumerate(self.set_aside):
             if c:
                 self.discard_public(k, c)
         self.set_aside = [0] * NUM_KINDS
         for p in range(n):
-            hand = self.hands[p]
-            self.amulets[p] += END_CARD_AMULETS * sum(c for k, c in enumerate(hand) if CORRUPT[k])
-            for k, c in enumerate(hand):
+            for k, c in enumerate(self.hands[p]):
                 if c:
                     self.discard_public(k, c)
             self.hands[p] = [0] * NUM_KINDS
         for rows in self.known:
             for row in rows:
                 row[:] = [0] * NUM_KINDS
-        for mask, owner in self.sanctuaries:
-            if owner is not None:
-                self.amulets[owner] = max(0, self.amulets[owner] - mask.bit_count())
         self.eaten = crocodile(self.amulets, self.rules.crocodile_margin)
         self.over = True
         self.pending = None
