@@ -15,8 +15,8 @@ worker (:class:`agents.tournament.GamePlayer`, kept per Ray worker process so mo
 so the same seeds give the same games. Model files named by ``ppo:`` and ``rllib:`` specs are read
 once by the driver and shipped through Ray's object store: a cluster's nodes need the project
 installed, not the files. A worker that dies (killed, out of memory, its node lost) is retried by
-Ray, then ends the tournament with :class:`~agents.workers.WorkerDied`; an interrupted tournament
-cancels its remaining tasks.
+Ray, then ends the tournament with :class:`~agents.workers.WorkerDied`; the tasks of an interrupted
+tournament end with the driver's Ray session.
 """
 
 from __future__ import annotations
@@ -191,23 +191,20 @@ def play_on_ray(tasks: Sequence[tuple], game: str) -> Iterator[Any]:
     queued = max(1, int(ray.cluster_resources().get("CPU", 1)) * TASKS_PER_CPU)
     waiting = iter(tasks)
     running = [remote.remote(game, task, shipped) for task in _take(waiting, queued)]
-    try:
-        while running:
-            ended, running = ray.wait(running, num_returns=1)
-            try:
-                record = ray.get(ended[0])
-            except RayTaskError:
-                raise  # the game's own error (an agent's), as the local backend raises it
-            except RayError as exc:
-                first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-                raise WorkerDied(f"a Ray worker of the tournament died while playing ({type(exc).__name__}: "
-                                 f"{first})") from None
-            running += [remote.remote(game, task, shipped) for task in _take(waiting, 1)]
-            yield record
-    finally:
-        for ref in running:
-            with contextlib.suppress(Exception):
-                ray.cancel(ref, force=True)
+    # tasks still running when the tournament stops early end with the driver's Ray session; cancelling them
+    # here raced with their replies and could crash the driver inside Ray (2.60) as it shut down
+    while running:
+        ended, running = ray.wait(running, num_returns=1)
+        try:
+            record = ray.get(ended[0])
+        except RayTaskError:
+            raise  # the game's own error (an agent's), as the local backend raises it
+        except RayError as exc:
+            first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+            raise WorkerDied(f"a Ray worker of the tournament died while playing ({type(exc).__name__}: "
+                             f"{first})") from None
+        running += [remote.remote(game, task, shipped) for task in _take(waiting, 1)]
+        yield record
 
 
 def _take(iterator: Iterator[tuple], count: int) -> list[tuple]:
