@@ -313,6 +313,12 @@ def _play_in_workers(tasks: list[tuple], workers: int, game: str) -> Iterator[Ga
     except BrokenProcessPool:
         raise WorkerDied("a worker process of the tournament died while playing (killed, or out of memory)") from None
     finally:
+        if not finished:
+            # stopped early: end the workers now, or the interpreter's exit would wait for each to play its
+            # game to the end (minutes, for a search agent); the executor has no public way to do it before 3.14
+            for process in list((getattr(pool, "_processes", None) or {}).values()):
+                with contextlib.suppress(Exception):
+                    process.terminate()
         pool.shutdown(wait=finished, cancel_futures=True)
 
 

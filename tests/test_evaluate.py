@@ -369,3 +369,21 @@ def test_sigterm_stops_a_tournament_keeping_its_games(tmp_path: Path, sessions: 
     assert err.strip().splitlines()[-1].startswith(f"stopped by SIGTERM; the {game_lines(tmp_path):,} games played "
                                                    "are kept in")
     wait_for(lambda: not group(process.pid), 10, "the workers to end")
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds processes in /proc")
+def test_a_stopped_tournament_does_not_wait_for_the_games_in_play(tmp_path: Path, sessions: list) -> None:
+    # a decision of this search takes minutes: the run must end without its workers finishing their games
+    process = start_evaluation("--players", "2", "--games", "4", "--agents", "ismcts:simulations=1000000", "random",
+                               "--workers", "2", "--out", str(tmp_path))
+    sessions.append(process)
+
+    def workers() -> list[int]:
+        return [pid for pid in children(process.pid) if "spawn_main" in command_line(pid)]
+
+    wait_for(lambda: len(workers()) == 2 or process.poll() is not None, 120, "the workers to start")
+    process.send_signal(signal.SIGTERM)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 128 + signal.SIGTERM and "Traceback" not in err, err
+    assert err.strip().splitlines()[-1].startswith("stopped by SIGTERM; the 0 games played are kept in")
+    wait_for(lambda: not group(process.pid), 10, "the workers to end")
