@@ -31,6 +31,11 @@ def children(pid: int) -> list[int]:
     return [child for child, fields in _stats() if int(fields[1]) == pid]
 
 
+def pool_workers(pid: int) -> list[int]:
+    """The worker processes ``pid`` spawned with multiprocessing (a local tournament's pool)."""
+    return [child for child in children(pid) if "spawn_main" in command_line(child)]
+
+
 def command_line(pid: int) -> str:
     """The command line of ``pid`` ('' if it has ended)."""
     try:

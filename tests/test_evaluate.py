@@ -14,7 +14,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from processes import children, command_line, group, wait_for
+from processes import group, pool_workers, wait_for
 
 from agents import RandomAgent, make
 from agents.evaluation import main
@@ -340,7 +340,7 @@ def test_a_killed_worker_ends_the_run_clearly_keeping_its_games(tmp_path: Path, 
     with pytest.raises(SystemExit):  # meanwhile, a second run on the same --out
         evaluate(*arguments, "--out", str(out))
     assert "is in use by another run" in capsys.readouterr().err
-    workers = [pid for pid in children(process.pid) if "spawn_main" in command_line(pid)]
+    workers = pool_workers(process.pid)
     assert len(workers) == 2, process.communicate()
     os.kill(workers[0], signal.SIGKILL)
     _, err = process.communicate(timeout=60)
@@ -377,11 +377,7 @@ def test_a_stopped_tournament_does_not_wait_for_the_games_in_play(tmp_path: Path
     process = start_evaluation("--players", "2", "--games", "4", "--agents", "ismcts:simulations=1000000", "random",
                                "--workers", "2", "--out", str(tmp_path))
     sessions.append(process)
-
-    def workers() -> list[int]:
-        return [pid for pid in children(process.pid) if "spawn_main" in command_line(pid)]
-
-    wait_for(lambda: len(workers()) == 2 or process.poll() is not None, 120, "the workers to start")
+    wait_for(lambda: len(pool_workers(process.pid)) == 2 or process.poll() is not None, 120, "the workers to start")
     process.send_signal(signal.SIGTERM)
     _, err = process.communicate(timeout=60)
     assert process.returncode == 128 + signal.SIGTERM and "Traceback" not in err, err
