@@ -133,6 +133,20 @@ class Terminal:
     def type(self, line: str) -> None:
         os.write(self.fd, line.encode() + b"\n")
 
+    def press_ctrl_c(self) -> None:
+        """Ctrl-C once the program waits at its prompt. Python's ``input`` writes the prompt, then reads:
+        a SIGINT between the two only sets a flag that the blocked read never looks at, so a person's
+        Ctrl-C, a moment after the prompt, would be missed if it came in that gap (seen 1 run in 6
+        under load). Wait until the program sleeps (``/proc``, where there is one)."""
+        stat = Path(f"/proc/{self.pid}/stat")
+        deadline = time.monotonic() + 10
+        while stat.exists() and time.monotonic() < deadline:
+            if stat.read_text().rpartition(")")[2].split()[0] == "S":
+                break
+            time.sleep(0.01)
+        time.sleep(0.05)
+        os.write(self.fd, b"\x03")
+
     def status(self, timeout: float = 60) -> int:
         """Read to the end and return the exit status."""
         deadline = time.monotonic() + timeout
@@ -210,7 +224,7 @@ def test_ctrl_c_leaves_cleanly(tmp_path: Path) -> None:
     term = Terminal("--game", "kleopatra", "--agents", "random", "human", "greedy", "--seed", "2", "--pause", "0",
                     "--save", str(tmp_path / "g.jsonl"))
     term.expect(r"player_1> ")
-    os.write(term.fd, b"\x03")
+    term.press_ctrl_c()
     term.expect("Game interrupted")
     assert term.status() == 130
     assert "Traceback" not in term.text and "KeyboardInterrupt" not in term.text
@@ -234,7 +248,7 @@ def test_wait_shows_one_agent_move_per_key_and_the_table_in_colour(tmp_path: Pat
             assert "sphinx alley" in table and "Market" in table and "Your choices:" in table
             term.type("1")
     term.expect(re.compile(r"Enter: next move |player_1> "))
-    os.write(term.fd, b"\x03")
+    term.press_ctrl_c()
     term.expect("Game interrupted")
     assert term.status() == 130
     assert "Traceback" not in term.text
