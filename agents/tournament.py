@@ -31,6 +31,7 @@ import math
 import multiprocessing
 import os
 import statistics
+import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -64,6 +65,10 @@ class GameRecord:
     winners: tuple[int, ...]  # seats
     stats: tuple[dict, ...]   # per seat: Game.statistics of the finished game (totals such as round points)
     actions: tuple[tuple[int, int], ...] = field(default=(), compare=False, repr=False)
+    # per seat: the decisions with a choice (more than one legal action) and the CPU seconds its agent spent
+    # on them; measurements of the machine, so not compared (empty in records written before they were kept)
+    decisions: tuple[int, ...] = field(default=(), compare=False)
+    seconds: tuple[float, ...] = field(default=(), compare=False)
 
     def seat_of(self, agent: int) -> int:
         """The seat of the agent at ``agent``'s position in the list of specs."""
@@ -71,15 +76,18 @@ class GameRecord:
 
     def to_dict(self) -> dict:
         """A JSON-ready form."""
-        return {"index": self.index, "seed": self.seed, "seating": list(self.seating), "scores": list(self.scores),
-                "winners": list(self.winners), "stats": [dict(seat) for seat in self.stats]}
+        doc = {"index": self.index, "seed": self.seed, "seating": list(self.seating), "scores": list(self.scores),
+               "winners": list(self.winners), "stats": [dict(seat) for seat in self.stats]}
+        if self.decisions:
+            doc |= {"decisions": list(self.decisions), "seconds": [round(t, 6) for t in self.seconds]}
+        return doc
 
     @classmethod
     def from_dict(cls, doc: Any, num_players: int) -> GameRecord:
         """The record :meth:`to_dict` wrote; ValueError naming the first bad field."""
         fields = ("index", "seed", "seating", "scores", "winners", "stats")
-        if not isinstance(doc, dict) or set(doc) != set(fields):
-            raise ValueError(f"a game record has the fields {', '.join(fields)}")
+        if not isinstance(doc, dict) or set(doc) not in (set(fields), {*fields, "decisions", "seconds"}):
+            raise ValueError(f"a game record has the fields {', '.join(fields)} (and decisions, seconds, or neither)")
         for key in ("index", "seed"):
             if not _is_int(doc[key]) or doc[key] < 0:
                 raise ValueError(f"{key}: must be an integer from 0, got {doc[key]!r}")
@@ -94,8 +102,15 @@ class GameRecord:
                 isinstance(seat, dict) and all(isinstance(k, str) and _is_number(v) for k, v in seat.items())
                 for seat in stats):
             raise ValueError(f"stats: must be a list of {num_players} objects of numbers")
+        decisions, seconds = doc.get("decisions", []), doc.get("seconds", [])
+        if "decisions" in doc and not (isinstance(decisions, list) and len(decisions) == num_players
+                                       and all(_is_int(v) and v >= 0 for v in decisions)):
+            raise ValueError(f"decisions: must be a list of {num_players} integers from 0, got {decisions!r}")
+        if "seconds" in doc and not (isinstance(seconds, list) and len(seconds) == num_players
+                                     and all(_is_number(v) and v >= 0 for v in seconds)):
+            raise ValueError(f"seconds: must be a list of {num_players} numbers from 0, got {seconds!r}")
         return cls(doc["index"], doc["seed"], tuple(doc["seating"]), tuple(doc["scores"]), tuple(doc["winners"]),
-                   tuple(stats))
+                   tuple(stats), decisions=tuple(decisions), seconds=tuple(float(t) for t in seconds))
 
 
 def _is_int(value: Any) -> bool:
@@ -125,6 +140,8 @@ class AgentSummary:
     rating_sigma: float
     rating: float               # openskill ordinal, mu - 3 sigma
     stats: dict[str, float]     # the game's columns, by attribute name
+    seconds_per_decision: float | None = None  # CPU seconds of a decision with a choice, over the timed games
+    timed_games: int = 0        # the games that timed their decisions (records of older runs did not)
 
     def __getattr__(self, name: str) -> float:
         stats = self.__dict__.get("stats", {})
@@ -190,20 +207,26 @@ class GamePlayer:
         env.reset(seed=seed)
         state = env.unwrapped.game
         actions = []
+        decisions, seconds = [0] * num_players, [0.0] * num_players
         for name in env.agent_iter():
             observation, _, termination, truncation, _ = env.last()
             if termination or truncation:
                 env.step(None)
                 continue
+            seat = state.current_player
+            start = time.process_time()
             if getattr(players[name], "wants_state", False):
                 action = players[name].act(observation, state=state)
             else:
                 action = players[name].act(observation)
+            if observation["action_mask"].sum() > 1:
+                seconds[seat] += time.process_time() - start
+                decisions[seat] += 1
             if keep_actions:
-                actions.append((state.current_player, int(action)))
+                actions.append((seat, int(action)))
             env.step(action)
         return GameRecord(game, seed, seating, tuple(state.scores), tuple(state.winners),
-                          tuple(self.game.statistics(state)), tuple(actions))
+                          tuple(self.game.statistics(state)), tuple(actions), tuple(decisions), tuple(seconds))
 
     def _agent(self, spec: str, position: int, num_players: int, observation_mode: str) -> Agent:
         key = (spec, position, num_players, observation_mode)
@@ -356,12 +379,16 @@ def summarize(records: Sequence[GameRecord], specs: Sequence[str], game: Game | 
         stats = [record.stats[seat] for record, seat in zip(records, seats)]
         low, high = wilson_interval(wins, len(records))
         mu, sigma = rated[agent]
+        timed = [(r.decisions[seat], r.seconds[seat]) for r, seat in zip(records, seats) if r.decisions]
+        decided = sum(n for n, _ in timed)
         summaries.append(AgentSummary(
             label=label, spec=spec, games=len(records), wins=wins, win_rate=wins / len(records),
             win_low=low, win_high=high, score_mean=statistics.fmean(scores),
             score_sd=statistics.stdev(scores) if len(scores) > 1 else 0.0,
             rating_mu=mu, rating_sigma=sigma, rating=mu - 3 * sigma,
             stats={column.name: column.value(stats) for column in columns},
+            seconds_per_decision=math.fsum(t for _, t in timed) / decided if decided else None,
+            timed_games=len(timed),
         ))
     return summaries
 
@@ -375,12 +402,23 @@ TABLE_COLUMNS = (
 RATING_COLUMN = ("rating (mu ± sigma)", "{0.rating_mu:.1f} ± {0.rating_sigma:.2f}")
 
 
+def _milliseconds(summary: AgentSummary) -> str:
+    """The CPU milliseconds of a decision, and over how many games when not all were timed."""
+    if summary.seconds_per_decision is None:
+        return "-"
+    ms = summary.seconds_per_decision * 1000
+    timed = summary.timed_games
+    note = f" ({timed} timed game{'' if timed == 1 else 's'})" if timed < summary.games else ""
+    return (f"{ms:.0f}" if ms >= 100 else f"{ms:.2g}") + note
+
+
 def format_table(summaries: Sequence[AgentSummary], game: Game | str = "sobek") -> str:
     """The summaries as an aligned text table, one row per agent, with the game's own columns."""
     own = [(c.label, "{0." + c.name + ":" + c.format + "}") for c in load_game(game).columns]
     columns = [*TABLE_COLUMNS, *own, RATING_COLUMN]
-    rows = [[header for header, _ in columns]]
-    rows += [[fmt.format(s) for _, fmt in columns] for s in summaries]
+    rows = [[header for header, _ in columns] + ["CPU ms/decision"]]
+    rows += [[fmt.format(s) for _, fmt in columns] + [_milliseconds(s)] for s in summaries]
+    columns.append(("CPU ms/decision", ""))
     widths = [max(len(row[c]) for row in rows) for c in range(len(columns))]
     lines = ["  ".join(cell.ljust(w) if c == 0 else cell.rjust(w) for c, (cell, w) in enumerate(zip(row, widths)))
              for row in rows]

@@ -22,6 +22,7 @@ from agents.files import DirectoryLock
 from agents.registry import with_option
 from agents.tournament import (
     GameRecord,
+    format_table,
     labels_for,
     play_tournament,
     ratings,
@@ -58,6 +59,33 @@ def record(index: int, seating: tuple[int, ...], scores: tuple[int, ...], rounds
     state = SimpleNamespace(round_log=list(rounds), num_players=len(scores))
     return GameRecord(index, index, seating, scores, tuple(s for s, v in enumerate(scores) if v == best),
                       tuple(load_game("sobek").statistics(state)))
+
+
+def test_every_game_times_each_agents_decisions_and_the_table_shows_it(tmp_path: Path,
+                                                                        capsys: pytest.CaptureFixture) -> None:
+    """The records keep each seat's decisions with a choice and their CPU seconds; a search spends far
+    more on a decision than chance does, and records of older runs, without times, load and are left out."""
+    evaluate("--players", "2", "--games", "2", "--agents", "ismcts:simulations=50", "random", "--out", str(tmp_path),
+             "--workers", "1")
+    table = capsys.readouterr().out
+    assert "CPU ms/decision" in table.splitlines()[2]
+    games = [json.loads(line) for line in (tmp_path / "games.jsonl").read_text().splitlines()[1:]]
+    assert all(len(g["decisions"]) == 2 and min(g["decisions"]) > 10 for g in games)
+    search, chance = json.loads((tmp_path / "evaluate.json").read_text())["summary"]
+    assert search["seconds_per_decision"] > 20 * chance["seconds_per_decision"] > 0
+    assert (search["timed_games"], chance["timed_games"]) == (2, 2)
+    old = {k: v for k, v in games[0].items() if k not in ("decisions", "seconds", "table")}
+    loaded = [GameRecord.from_dict(old, 2), GameRecord.from_dict({k: v for k, v in games[1].items() if k != "table"}, 2)]
+    assert loaded[0].decisions == () and loaded[1].decisions == tuple(games[1]["decisions"])
+    summary = summarize(loaded, ["ismcts:simulations=50", "random"])[0]
+    assert summary.timed_games == 1 and summary.seconds_per_decision == games[1]["seconds"][loaded[1].seat_of(0)] / \
+        games[1]["decisions"][loaded[1].seat_of(0)]
+    assert "(1 timed game)" in format_table([summary])
+    for bad, message in [({"decisions": [1, -1]}, "decisions: must be a list of 2 integers from 0"),
+                         ({"seconds": [0.1]}, "seconds: must be a list of 2 numbers from 0"),
+                         ({"decisions": [1, 2], "seconds": None, "extra": 1}, "and decisions, seconds, or neither")]:
+        with pytest.raises(ValueError, match=message):
+            GameRecord.from_dict({**old, "decisions": [1, 2], "seconds": [0.1, 0.2], **bad}, 2)
 
 
 def test_rating_orders_agents_by_their_results() -> None:
@@ -234,12 +262,20 @@ def test_cli_sweep_of_kleopatra_plots_amulets_and_the_crocodile(tmp_path: Path,
 # ---------------------------------------------------------------- interrupted, resumed and concurrent runs
 
 
-def results(out: Path, name: str = "evaluate") -> tuple[dict, str]:
-    """A run's report (less what may differ between runs of the same tournament) and its CSV."""
+MEASURED = ("seconds_per_decision", "decisions", "seconds")  # CPU times, and the decisions they were over
+
+
+def results(out: Path, name: str = "evaluate") -> tuple[dict, list[dict]]:
+    """A run's report and CSV rows, less what may differ between runs of the same tournament: the command,
+    the workers and the CPU times."""
     report = json.loads((out / f"{name}.json").read_text())
     for key in ("command", "workers"):
         report.pop(key)
-    return report, (out / f"{name}.csv").read_text()
+    for row in [*report.get("summary", report.get("results", [])), *report.get("games_played", [])]:
+        for key in MEASURED:
+            row.pop(key, None)
+    rows = [{k: v for k, v in row.items() if k not in MEASURED} for row in csv.DictReader((out / f"{name}.csv").open())]
+    return report, rows
 
 
 def interrupt(out: Path, whole_lines: int) -> None:
