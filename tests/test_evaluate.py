@@ -15,6 +15,7 @@ from types import SimpleNamespace
 
 import pytest
 from processes import group, pool_workers, wait_for
+from reports import results
 
 from agents import RandomAgent, make
 from agents.evaluation import main
@@ -75,7 +76,8 @@ def test_every_game_times_each_agents_decisions_and_the_table_shows_it(tmp_path:
     assert search["seconds_per_decision"] > 20 * chance["seconds_per_decision"] > 0
     assert (search["timed_games"], chance["timed_games"]) == (2, 2)
     old = {k: v for k, v in games[0].items() if k not in ("decisions", "seconds", "table")}
-    loaded = [GameRecord.from_dict(old, 2), GameRecord.from_dict({k: v for k, v in games[1].items() if k != "table"}, 2)]
+    new = {k: v for k, v in games[1].items() if k != "table"}
+    loaded = [GameRecord.from_dict(old, 2), GameRecord.from_dict(new, 2)]
     assert loaded[0].decisions == () and loaded[1].decisions == tuple(games[1]["decisions"])
     summary = summarize(loaded, ["ismcts:simulations=50", "random"])[0]
     assert summary.timed_games == 1 and summary.seconds_per_decision == games[1]["seconds"][loaded[1].seat_of(0)] / \
@@ -262,20 +264,6 @@ def test_cli_sweep_of_kleopatra_plots_amulets_and_the_crocodile(tmp_path: Path,
 # ---------------------------------------------------------------- interrupted, resumed and concurrent runs
 
 
-MEASURED = ("seconds_per_decision", "decisions", "seconds")  # CPU times, and the decisions they were over
-
-
-def results(out: Path, name: str = "evaluate") -> tuple[dict, list[dict]]:
-    """A run's report and CSV rows, less what may differ between runs of the same tournament: the command,
-    the workers and the CPU times."""
-    report = json.loads((out / f"{name}.json").read_text())
-    for key in ("command", "workers"):
-        report.pop(key)
-    for row in [*report.get("summary", report.get("results", [])), *report.get("games_played", [])]:
-        for key in MEASURED:
-            row.pop(key, None)
-    rows = [{k: v for k, v in row.items() if k not in MEASURED} for row in csv.DictReader((out / f"{name}.csv").open())]
-    return report, rows
 
 
 def interrupt(out: Path, whole_lines: int) -> None:

@@ -18,6 +18,7 @@ import pytest
 import torch
 from conftest import command_line, session
 from processes import wait_for
+from reports import results
 
 import sobek_env
 from agents.evaluation import main as evaluate
@@ -38,14 +39,6 @@ def random_policy(path: Path, game: str, players: int) -> Path:
                        "timesteps": 0, "observation_size": size, "action_count": info.num_actions,
                        "network": {"hidden": [16], "activation": "ReLU"}}, net.state_dict())
     return path
-
-
-def results(out: Path) -> dict:
-    """A run's report, less what may differ between runs of the same tournament."""
-    report = json.loads((out / "evaluate.json").read_text())
-    for key in ("command", "workers", "backend"):
-        report.pop(key)
-    return report
 
 
 def game_lines(out: Path) -> int:
