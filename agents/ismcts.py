@@ -25,6 +25,16 @@ would take; that action is expanded first and its UCB1 score gets
 ``bias / (visits + 1)``, a bonus that fades with evidence. With a large bias the
 search keeps the guide's choice unless the rollouts clearly prefer another.
 
+**Paired mode** (``mode=paired``) replaces the tree by a flat comparison on common random numbers: each
+iteration draws one determinization and one rollout seed and plays every legal root action on it, so the
+actions meet the same hidden cards, the same dice and, with a baseline rolling out, the same decisions
+wherever their games agree. With a guide it is a policy improver in the manner of Tesauro and Galperin's
+rollouts (1996): the guide's action is kept unless another action's mean reward beats it by ``z``
+standard errors of their paired differences. ``late`` (a share of the game, ``Game.progress``) saves the
+effort for the end: before it, the guide's choice is played without searching. Kleopatra's setting is
+this: a build takes several turns, so short rollouts are myopic and long ones cost too much early on,
+but in the last third of a game heuristic rollouts to the end are affordable and say who wins.
+
 Rewards are ``tanh(margin / (squash * score_scale))`` per seat (``squash`` 0.05 by default), the
 margin being the game's (``Game.margins``: own score minus the best other one,
 an eaten Kleopatra player's counted as 0). Its sign is win or loss for a sole
@@ -47,6 +57,7 @@ the number of iterations depend on the machine).
 from __future__ import annotations
 
 import math
+import random
 import time as clock
 from typing import Any
 
@@ -62,6 +73,8 @@ DEFAULT_DEPTH = 200         # rollout steps; Sobek 2p random games take about 15
 REWARD_POINTS_SHARE = 0.05  # margins are squashed at this share of the game's score_scale (5 points)
 ROLLOUTS = ("random", "greedy", "heuristic")  # random, or one of every game's baselines
 GUIDES = ("none", "greedy", "heuristic")      # no guide, or a baseline whose choice the tree favours
+MODES = ("tree", "paired")  # the UCB1 tree, or every root action played on the same determinizations
+DEFAULT_Z = 1.0             # paired mode: standard errors by which an action must beat the guide's
 DEFAULT_BIAS = 1.0          # the guide's bonus in the UCB1 score, bias / (visits + 1)
 NO_HINT = -2                # a node whose guide was not asked yet (-1: asked, nothing to favour)
 
@@ -70,8 +83,10 @@ NO_HINT = -2                # a node whose guide was not asked yet (-1: asked, n
 GAME_SETTINGS: dict[str, dict[str, Any]] = {
     # 1600: 70.8% [58.4, 80.8] of 60 games against heuristic at 0.73 CPU s a decision (400: 43.7%)
     "sobek": {"simulations": 1600},
-    # the heuristic as guide, trusted: unguided or lightly guided, the search lost to it (myopic rollouts)
-    "kleopatra": {"simulations": 100, "depth": 20, "squash": 0.3, "guide": "heuristic", "bias": 30.0},
+    # the heuristic's choice until Cleopatra's third step, then each action played out to the end by
+    # heuristics on the same 24 determinizations (docs/search.md, "Kleopatra: searching the late game")
+    "kleopatra": {"mode": "paired", "simulations": 24, "rollout": "heuristic", "depth": 0, "guide": "heuristic",
+                  "late": 0.6},
 }
 
 
@@ -95,7 +110,10 @@ class ISMCTSAgent(SeededAgent):
     ``simulations`` iterations per decision, or ``time`` seconds when ``time > 0`` (the count is then
     ignored); ``c`` is the UCB1 exploration constant; ``rollout`` is ``random`` or a baseline agent's name
     (``greedy``, ``heuristic``) that plays every seat during rollouts; a rollout stops after ``depth``
-    steps (0: at the end of the game) and is valued by the current scores.
+    steps (0: at the end of the game) and is valued by ``Game.outlook``. ``guide`` names a baseline whose
+    choice is favoured by ``bias``; ``squash`` scales the rewards. ``mode`` is ``tree`` or ``paired`` (an
+    iteration then plays every root action on one determinization, and another action than the guide's
+    must win by ``z`` standard errors); before ``late`` (``Game.progress``), the guide's choice is played.
     """
 
     name = "ismcts"
@@ -104,7 +122,7 @@ class ISMCTSAgent(SeededAgent):
     def __init__(self, table: Table, simulations: int = DEFAULT_SIMULATIONS, time: float = 0.0,
                  c: float = DEFAULT_C, rollout: str = "random", depth: int = DEFAULT_DEPTH,
                  guide: str = "none", bias: float = DEFAULT_BIAS, squash: float = REWARD_POINTS_SHARE,
-                 seed: int | None = None) -> None:
+                 mode: str = "tree", z: float = DEFAULT_Z, late: float = 0.0, seed: int | None = None) -> None:
         if isinstance(simulations, bool) or not isinstance(simulations, int) or simulations < 1:
             raise ValueError(f"simulations must be a whole number from 1, got {simulations!r}")
         if isinstance(time, bool) or not isinstance(time, (int, float)) or not 0 <= time < math.inf:
@@ -121,6 +139,14 @@ class ISMCTSAgent(SeededAgent):
             raise ValueError(f"bias must be a number from 0, got {bias!r}")
         if isinstance(squash, bool) or not isinstance(squash, (int, float)) or not 0 < squash < math.inf:
             raise ValueError(f"squash must be a number above 0, got {squash!r}")
+        if mode not in MODES:
+            raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
+        if isinstance(z, bool) or not isinstance(z, (int, float)) or not 0 <= z < math.inf:
+            raise ValueError(f"z must be a number from 0, got {z!r}")
+        if isinstance(late, bool) or not isinstance(late, (int, float)) or not 0 <= late <= 1:
+            raise ValueError(f"late must be a share of the game from 0 to 1, got {late!r}")
+        if late > 0 and guide == "none":
+            raise ValueError(f"late={late} plays the guide's choice before the late game: give a guide, or late=0")
         super().__init__(seed)
         self.table = table
         self.simulations = simulations
@@ -134,6 +160,9 @@ class ISMCTSAgent(SeededAgent):
         self._guide = None if guide == "none" else _RolloutPolicy(table, guide)
         self.squash = float(squash)
         self._scale = squash * table.game.score_scale
+        self.mode = mode
+        self.z = float(z)
+        self.late = float(late)
         self.last_simulations = 0  # iterations of the latest decision, and its root visits per action
         self.last_visits: dict[int, int] = {}
 
@@ -152,6 +181,13 @@ class ISMCTSAgent(SeededAgent):
             if policy is not None:
                 policy.seed(self.rng.getrandbits(63))
         root = Node()
+        if self.late or self.mode == "paired":
+            root.hint = -1 if self._guide is None else self._guide.act(root_state)
+            if self.late and self.table.game.progress(root_state) < self.late:
+                self.last_simulations, self.last_visits = 0, {}
+                return root.hint
+        if self.mode == "paired":
+            return self._paired(root_state, legal, root.hint)
         deadline = clock.perf_counter() + self.time
         done = 0
         while done < self.simulations if self.time == 0 else done == 0 or clock.perf_counter() < deadline:
@@ -160,6 +196,38 @@ class ISMCTSAgent(SeededAgent):
         self.last_simulations = done
         self.last_visits = {a: child.visits for a, child in sorted(root.children.items())}
         return max(legal, key=lambda a: _rank(root.children.get(a)))
+
+    def _paired(self, s: State, legal: list[int], hint: int) -> int:
+        """Paired mode: each iteration draws a determinization and a rollout seed and plays every legal
+        action on it, so the actions are compared on the same hidden cards and the same rollouts (common
+        random numbers). The best mean wins, but the guide's action (``hint``, -1 for none) is kept unless
+        the best beats it by ``z`` standard errors of their paired differences."""
+        me, rng = s.current_player, self.rng
+        rewards: dict[int, list[float]] = {a: [] for a in legal}
+        deadline = clock.perf_counter() + self.time
+        done = 0
+        while done < self.simulations if self.time == 0 else done == 0 or clock.perf_counter() < deadline:
+            d = s.resample(me, rng)
+            seed = rng.getrandbits(63)
+            for a in legal:
+                c = d.clone()
+                c.apply(a)
+                if self._policy is not None:
+                    self._policy.seed(seed)
+                rewards[a].append(self._rollout(c, random.Random(seed))[me])
+            done += 1
+        self.last_simulations = done
+        self.last_visits = {a: done for a in legal}
+        means = {a: math.fsum(r) / done for a, r in rewards.items()}
+        best = max(legal, key=lambda a: (means[a], a == hint, -a))
+        if hint not in rewards or best == hint:
+            return best
+        if done < 2:
+            return hint
+        gains = [x - y for x, y in zip(rewards[best], rewards[hint])]
+        mean = math.fsum(gains) / done
+        spread = math.sqrt(math.fsum((g - mean) ** 2 for g in gains) / (done - 1))
+        return best if mean > self.z * spread / math.sqrt(done) else hint
 
     def _iterate(self, root: Node, s: State) -> None:
         """One iteration on the determinization ``s``: select, expand, roll out, back up."""
@@ -194,16 +262,16 @@ class ISMCTSAgent(SeededAgent):
             node = children[action]
             path.append((node, s.current_player))
             s.apply(action)
-        rewards = self._rollout(s)
+        rewards = self._rollout(s, rng)
         for node, player in path:
             node.visits += 1
             node.total += rewards[player]
 
-    def _rollout(self, s: State) -> list[float]:
-        """Play ``s`` on for at most ``depth`` steps; every seat's reward."""
+    def _rollout(self, s: State, rng: random.Random) -> list[float]:
+        """Play ``s`` on for at most ``depth`` steps (random actions drawn with ``rng``); every seat's reward."""
         steps = self.depth or -1  # -1 never counts down to 0
         if self._policy is None:
-            draw = self.rng.random
+            draw = rng.random
             while steps and not s.is_over:
                 legal = s.legal_actions()
                 s.apply(legal[int(draw() * len(legal))])

@@ -13,7 +13,7 @@ for each game at its smallest and largest table:
 - engine: the state's ``legal_actions`` + ``apply``;
 - AEC: ``env.last()`` (observation and action mask) + ``env.step`` on ``sobek_env.env(game=...)``;
 - single: ``SingleAgentEnv.step`` for the learner, random opponents playing inside it;
-- search (at each game's default table only): the ``ismcts`` agent at its game's settings deciding one
+- search (at each game's default table only): the ``ismcts`` tree search (``SEARCH_SPECS``) deciding one
   position every :data:`SEARCH_EVERY` steps of random play; there a step is one simulation
   (steps/s: simulations per second) and a game is one decision (ms/game: milliseconds per decision),
   so its row is not compared with the peers;
@@ -181,13 +181,20 @@ def spiel_loop(game_name: str, observe: bool) -> Loop:
     return run
 
 
+# The tree search measured per game: Sobek's own setting; Kleopatra's own setting searches the late game only
+# (heuristic rollouts to the end), so its row measures its former setting, a guided tree (docs/search.md)
+SEARCH_SPECS = {"kleopatra": "ismcts:mode=tree,late=0,rollout=random,simulations=100,depth=20,squash=0.3,"
+                             "guide=heuristic,bias=30"}
+
+
 def search_loop(game: Game, num_players: int) -> Loop:
-    """The ``ismcts`` agent at its game's settings deciding positions along random games: steps are its
-    simulations, games its decisions (positions with one legal action are skipped)."""
+    """The ``ismcts`` tree search (``SEARCH_SPECS``, else the game's settings) deciding positions along
+    random games: steps are its simulations, games its decisions (positions with one legal action are
+    skipped)."""
     from agents import make
 
     def run(budget: float) -> Figure:
-        agent = make("ismcts", game=game.name, num_players=num_players, seed=SEED)
+        agent = make(SEARCH_SPECS.get(game.name, "ismcts"), game=game.name, num_players=num_players, seed=SEED)
         rng = random.Random(SEED)
         state, deals, played = game.new(num_players, seed=SEED), 0, 0
         simulations = decisions = 0

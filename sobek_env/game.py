@@ -264,6 +264,11 @@ class Game(ABC):
         short by. :meth:`margins` unless the game scores something more at its end."""
         return self.margins(state)
 
+    def progress(self, state: State) -> float:
+        """How far the game has gone by its own public clock, from 0 at the deal to 1 at its end: a search
+        can save its effort for the late game, where it tells most (``ismcts:late=...``)."""
+        raise NotImplementedError(f"{self.title} does not say how far a game has gone (Game.progress)")
+
     @abstractmethod
     def statistics(self, state: State) -> list[dict[str, float]]:
         """Per seat, what a tournament averages over games (a finished state)."""

@@ -3,6 +3,7 @@ specs, stronger than chance, and played by every driver (tournament workers, the
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import numpy as np
@@ -15,6 +16,8 @@ from agents.pool import OpponentPool
 from agents.tournament import play_tournament, summarize
 
 TABLES = [("sobek", 2), ("kleopatra", 3)]
+TREE = "mode=tree,late=0,rollout=random"  # the UCB1 tree alone, whatever the game's settings
+PAIRED = "mode=paired,late=0,guide=heuristic,rollout=random"
 
 
 def positions(game: str, num_players: int, seed: int, count: int) -> list:
@@ -29,10 +32,23 @@ def positions(game: str, num_players: int, seed: int, count: int) -> list:
     return found
 
 
+def spread_positions(game: str, num_players: int, seed: int, count: int) -> list:
+    """``count`` states with a choice, evenly spread over a seeded random game from its deal to its end."""
+    rng = random.Random(seed)
+    s = sobek_env.load_game(game).new(num_players, seed=seed)
+    found = []
+    while not s.is_over:
+        if len(s.legal_actions()) > 1:
+            found.append(s.clone())
+        s.apply(rng.choice(s.legal_actions()))
+    return found[::max(1, len(found) // count)][:count]
+
+
+@pytest.mark.parametrize("mode", [TREE, PAIRED])
 @pytest.mark.parametrize(("game", "num_players"), TABLES)
-def test_legal_over_a_whole_game_against_random(game: str, num_players: int) -> None:
+def test_legal_over_a_whole_game_against_random(game: str, num_players: int, mode: str) -> None:
     g = sobek_env.load_game(game)
-    agent = make("ismcts:simulations=8,depth=20", game=game, num_players=num_players, seed=1)
+    agent = make(f"ismcts:simulations=4,depth=20,{mode}", game=game, num_players=num_players, seed=1)
     other = random.Random(2)
     s = g.new(num_players, seed=3)
     searched = 0
@@ -53,12 +69,15 @@ def test_legal_over_a_whole_game_against_random(game: str, num_players: int) -> 
 @pytest.mark.parametrize(("game", "num_players"), TABLES)
 def test_the_same_seed_gives_the_same_decision(game: str, num_players: int) -> None:
     for s in positions(game, num_players, seed=4, count=3):
-        first, second = (make("ismcts:simulations=30,seed=5", game=game, num_players=num_players) for _ in range(2))
+        first, second = (make(f"ismcts:simulations=30,{TREE},seed=5", game=game, num_players=num_players)
+                         for _ in range(2))
         assert first.act(None, state=s) == second.act(None, state=s.clone())
         assert first.last_visits == second.last_visits and sum(first.last_visits.values()) == 30
 
 
-@pytest.mark.parametrize("options", [{}, {"guide": "heuristic", "depth": 10}], ids=["plain", "guided"])
+@pytest.mark.parametrize("options", [{}, {"guide": "heuristic", "depth": 10},
+                                     {"mode": "paired", "guide": "heuristic", "depth": 10}],
+                         ids=["plain", "guided", "paired"])
 @pytest.mark.parametrize(("game", "num_players"), TABLES)
 def test_the_decision_ignores_hidden_information_dealt_again(game: str, num_players: int, options: dict) -> None:
     redealt = 0
@@ -76,8 +95,10 @@ def test_the_decision_ignores_hidden_information_dealt_again(game: str, num_play
 @pytest.mark.parametrize(("game", "num_players"), TABLES)
 def test_baseline_rollouts_and_time_budgets_play_legally(game: str, num_players: int) -> None:
     s = positions(game, num_players, seed=8, count=1)[0]
-    for spec in ("ismcts:simulations=5,rollout=greedy,depth=8", "ismcts:simulations=3,rollout=heuristic,depth=4",
-                 "ismcts:time=0.05,depth=10"):
+    for spec in ("ismcts:simulations=5,rollout=greedy,depth=8,mode=tree,late=0",
+                 "ismcts:simulations=3,rollout=heuristic,depth=4,mode=tree,late=0",
+                 "ismcts:time=0.05,depth=10,rollout=random,mode=tree,late=0",
+                 "ismcts:time=0.05,depth=10,rollout=greedy,mode=paired,guide=heuristic,late=0"):
         agent = make(spec, game=game, num_players=num_players, seed=9)
         assert agent.act(None, state=s) in s.legal_actions()
         assert agent.last_simulations >= 1
@@ -98,8 +119,10 @@ def test_make_starts_from_the_games_settings_and_the_spec_replaces_them(game: st
     settings = GAME_SETTINGS[game]
     default = make("ismcts", game=game, num_players=num_players)
     assert {key: getattr(default, key) for key in settings} == settings and default.wants_state
-    assert make("ismcts:simulations=7,guide=none", game=game, num_players=num_players).simulations == 7
-    assert make("ismcts:guide=none", game=game, num_players=num_players).guide == "none"
+    assert make("ismcts:simulations=7", game=game, num_players=num_players).simulations == 7
+    assert make("ismcts:guide=none,late=0", game=game, num_players=num_players).guide == "none"
+    with pytest.raises(ValueError, match="give a guide, or late=0"):  # Kleopatra's settings search late only
+        make("ismcts:guide=none", game="kleopatra")
     plain = ISMCTSAgent(sobek_env.load_game(game).table(num_players))  # the class knows no game
     assert (plain.simulations, plain.guide) == (DEFAULT_SIMULATIONS, "none")
 
@@ -116,13 +139,67 @@ def test_a_strong_guide_bias_keeps_the_guides_choice(game: str, num_players: int
         mask[s.legal_actions()] = 1
         observation = {"observation": observer.encode(s, s.current_player), "action_mask": mask}
         wanted = make("heuristic", game=game, num_players=num_players).act(observation)
-        guided = make("ismcts:simulations=40,depth=20,guide=heuristic,bias=100,seed=13", game=game,
+        guided = make(f"ismcts:simulations=40,depth=20,{TREE},guide=heuristic,bias=100,seed=13", game=game,
                       num_players=num_players)
         assert guided.act(None, state=s) == wanted
         assert max(guided.last_visits.values()) == guided.last_visits[wanted]
-        free = make("ismcts:simulations=40,depth=20,guide=none,seed=13", game=game, num_players=num_players)
+        free = make(f"ismcts:simulations=40,depth=20,{TREE},guide=none,seed=13", game=game, num_players=num_players)
         differed += free.act(None, state=s) != wanted
     assert differed, "the unguided search always agreed with the heuristic: the test shows nothing"
+
+
+def heuristic_choice(game: str, num_players: int, s) -> int:
+    """What the heuristic would play in ``s``, from the seat's own observation."""
+    g = sobek_env.load_game(game)
+    mask = np.zeros(g.num_actions, dtype=np.int8)
+    mask[s.legal_actions()] = 1
+    observation = {"observation": g.observer(num_players, "original").encode(s, s.current_player), "action_mask": mask}
+    return make("heuristic", game=game, num_players=num_players).act(observation)
+
+
+@pytest.mark.parametrize(("game", "num_players"), TABLES)
+def test_paired_mode_overrules_the_guide_only_on_clear_evidence(game: str, num_players: int) -> None:
+    """Paired mode plays every legal action on each determinization; with an unreachable ``z`` it keeps
+    the guide's choice, and with ``z=0`` the best mean wins, which somewhere is another action."""
+    differed = 0
+    for s in positions(game, num_players, seed=14, count=5):
+        wanted = heuristic_choice(game, num_players, s)
+        strict = make(f"ismcts:simulations=6,depth=15,{PAIRED},z=1e9,seed=15", game=game, num_players=num_players)
+        assert strict.act(None, state=s) == wanted
+        assert strict.last_visits == {a: 6 for a in s.legal_actions()} and strict.last_simulations == 6
+        loose = make(f"ismcts:simulations=6,depth=15,{PAIRED},z=0,seed=15", game=game, num_players=num_players)
+        differed += loose.act(None, state=s) != wanted
+    assert differed, "z=0 always agreed with the guide: the test shows nothing"
+
+
+@pytest.mark.parametrize(("game", "num_players"), TABLES)
+def test_before_the_late_game_it_plays_the_guides_choice_without_searching(game: str, num_players: int) -> None:
+    g = sobek_env.load_game(game)
+    early = late = 0
+    for s in spread_positions(game, num_players, seed=16, count=12):
+        agent = make("ismcts:simulations=3,depth=5,rollout=random,guide=heuristic,late=0.5,seed=17", game=game,
+                     num_players=num_players)
+        action = agent.act(None, state=s)
+        if g.progress(s) < 0.5:
+            early += 1
+            assert action == heuristic_choice(game, num_players, s) and agent.last_simulations == 0
+        else:
+            late += 1
+            assert agent.last_simulations == 3
+    assert early and late, f"positions on one side of the threshold only ({early} early, {late} late)"
+
+
+@pytest.mark.parametrize(("game", "num_players"), [*TABLES, ("sobek", 4), ("kleopatra", 5)])
+def test_progress_runs_from_the_deal_to_one_and_never_goes_back(game: str, num_players: int) -> None:
+    g = sobek_env.load_game(game)
+    s, rng = g.new(num_players, seed=18), random.Random(18)
+    seen = [g.progress(s)]
+    while not s.is_over:
+        s.apply(rng.choice(s.legal_actions()))
+        seen.append(g.progress(s))
+    assert 0 <= seen[0] < 0.1 and seen[-1] == 1.0
+    assert all(a <= b for a, b in itertools.pairwise(seen)), "progress went back"
+    assert len({round(p, 3) for p in seen}) > 4, "progress hardly moved"
 
 
 @pytest.mark.parametrize(("spec", "message"), [
@@ -137,7 +214,12 @@ def test_a_strong_guide_bias_keeps_the_guides_choice(game: str, num_players: int
     ("ismcts:guide=ppo", "guide must be one of none, greedy, heuristic"),
     ("ismcts:bias=-1", "bias must be a number from 0"),
     ("ismcts:squash=0", "squash must be a number above 0"),
-    ("ismcts:speed=3", "unknown argument 'speed'.*simulations, time, c, rollout, depth, guide, bias, squash, seed"),
+    ("ismcts:mode=fast", "mode must be one of tree, paired"),
+    ("ismcts:z=-1", "z must be a number from 0"),
+    ("ismcts:late=1.5,guide=heuristic", "late must be a share of the game from 0 to 1"),
+    ("ismcts:late=0.5,guide=none", "give a guide, or late=0"),
+    ("ismcts:speed=3", "unknown argument 'speed'.*simulations, time, c, rollout, depth, guide, bias, squash, mode, z, "
+                       "late, seed"),
     ("ismcts:simulations", "malformed argument"),
     ("ismcts:c=1,c=2", "given twice"),
     ("ismcts:", "ends with ':'"),

@@ -10,7 +10,7 @@ import numpy as np
 from ..game import Column, Game, Table
 from . import bounds, invariants, observation
 from .actions import ACTION_NAMES
-from .catalogue import CATEGORIES, DEFAULT_PLAYERS, MAX_PLAYERS, MIN_PLAYERS, RULES_OPTIONS, make_rules
+from .catalogue import CATEGORIES, CLEOPATRA_END, DEFAULT_PLAYERS, MAX_PLAYERS, MIN_PLAYERS, RULES_OPTIONS, make_rules
 from .picture import frame_size, picture
 from .render import action_help, render_text
 from .state import GameState, crocodile, final_amulets
@@ -96,6 +96,13 @@ class KleopatraGame(Game):
         """rules §11.5: a survivor's score minus the best other survivor's; an eaten player's is minus the
         best survivor's score (as if he had scored 0)."""
         return _margins(state.scores, state.eliminated)
+
+    def progress(self, state: GameState) -> float:
+        """Cleopatra's steps (rules §11: her fifth ends the game), or the turns towards ``max_turns`` if
+        those have gone further."""
+        if state.over:
+            return 1.0
+        return min(1.0, max(state.cleopatra / CLEOPATRA_END, (state.turn - 1) / state.rules.max_turns))
 
     def outlook(self, state: GameState) -> list[float]:
         """rules §11 applied to the state as it stands: the margins were the game to end now, the seats that

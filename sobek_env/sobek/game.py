@@ -42,8 +42,11 @@ from .actions import ACTION_NAMES
 from .catalogue import (
     CHARACTERS,
     DEFAULT_GREEN_CARDS,
+    GREEN,
+    KIND_BACK,
     MAX_PLAYERS,
     MIN_PLAYERS,
+    NUM_KINDS,
     ROUNDS,
     SCORE_SCALE,
     SCRIBE_HAND_LIMIT,
@@ -138,6 +141,17 @@ class SobekGame(Game):
 
         self.check_table(state.num_players, observation_mode)
         return render_rich(state, seat, observation_mode == "memory")
+
+    def progress(self, state: GameState) -> float:
+        """The rounds played (rules §9) and the share of this round's deck already delivered (rules §5)."""
+        if state.over:
+            return 1.0
+        catalogue = state.rules.catalogue
+        dealt = sum(catalogue[k] for k in range(NUM_KINDS) if KIND_BACK[k] != GREEN)
+        if state.num_players == 2:
+            dealt -= TWO_PLAYER_SET_ASIDE
+        delivered = 1.0 - len(state.deck) / dealt if dealt else 1.0
+        return min(1.0, (state.round - 1 + delivered) / ROUNDS)
 
     def statistics(self, state: GameState) -> list[dict[str, float]]:
         """Per seat, totals over the scored rounds (rules §8): round points, corruption (cards and 2 per
