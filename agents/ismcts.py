@@ -59,6 +59,7 @@ from __future__ import annotations
 import math
 import random
 import time as clock
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -188,14 +189,22 @@ class ISMCTSAgent(SeededAgent):
                 return root.hint
         if self.mode == "paired":
             return self._paired(root_state, legal, root.hint)
-        deadline = clock.perf_counter() + self.time
         done = 0
-        while done < self.simulations if self.time == 0 else done == 0 or clock.perf_counter() < deadline:
+        for _ in self._budget():
             self._iterate(root, root_state.resample(me, self.rng))
             done += 1
         self.last_simulations = done
         self.last_visits = {a: child.visits for a, child in sorted(root.children.items())}
         return max(legal, key=lambda a: _rank(root.children.get(a)))
+
+    def _budget(self) -> Iterator[None]:
+        """One item per iteration of a decision: ``simulations`` of them, or as many as ``time`` seconds
+        allow (at least one)."""
+        deadline = clock.perf_counter() + self.time
+        done = 0
+        while done < self.simulations if self.time == 0 else done == 0 or clock.perf_counter() < deadline:
+            yield
+            done += 1
 
     def _paired(self, s: State, legal: list[int], hint: int) -> int:
         """Paired mode: each iteration draws a determinization and a rollout seed and plays every legal
@@ -204,9 +213,8 @@ class ISMCTSAgent(SeededAgent):
         the best beats it by ``z`` standard errors of their paired differences."""
         me, rng = s.current_player, self.rng
         rewards: dict[int, list[float]] = {a: [] for a in legal}
-        deadline = clock.perf_counter() + self.time
         done = 0
-        while done < self.simulations if self.time == 0 else done == 0 or clock.perf_counter() < deadline:
+        for _ in self._budget():
             d = s.resample(me, rng)
             seed = rng.getrandbits(63)
             for a in legal:
