@@ -85,9 +85,10 @@ GAME_SETTINGS: dict[str, dict[str, Any]] = {
     # 1600: 70.8% [58.4, 80.8] of 60 games against heuristic at 0.73 CPU s a decision (400: 43.7%)
     "sobek": {"simulations": 1600},
     # the heuristic's choice until Cleopatra's third step, then each action played out to the end by
-    # heuristics on the same 24 determinizations (docs/search.md, "Kleopatra: searching the late game")
+    # heuristics on the same 24 determinizations, fewer when their rollouts pass 4,000 actions (about a
+    # CPU second) (docs/search.md, "Kleopatra: searching the late game")
     "kleopatra": {"mode": "paired", "simulations": 24, "rollout": "heuristic", "depth": 0, "guide": "heuristic",
-                  "late": 0.6},
+                  "late": 0.6, "steps": 4000},
 }
 
 
@@ -115,6 +116,7 @@ class ISMCTSAgent(SeededAgent):
     choice is favoured by ``bias``; ``squash`` scales the rewards. ``mode`` is ``tree`` or ``paired`` (an
     iteration then plays every root action on one determinization, and another action than the guide's
     must win by ``z`` standard errors); before ``late`` (``Game.progress``), the guide's choice is played.
+    ``steps`` caps the rollout actions of a decision (iterations stop once they reach it).
     """
 
     name = "ismcts"
@@ -123,7 +125,8 @@ class ISMCTSAgent(SeededAgent):
     def __init__(self, table: Table, simulations: int = DEFAULT_SIMULATIONS, time: float = 0.0,
                  c: float = DEFAULT_C, rollout: str = "random", depth: int = DEFAULT_DEPTH,
                  guide: str = "none", bias: float = DEFAULT_BIAS, squash: float = REWARD_POINTS_SHARE,
-                 mode: str = "tree", z: float = DEFAULT_Z, late: float = 0.0, seed: int | None = None) -> None:
+                 mode: str = "tree", z: float = DEFAULT_Z, late: float = 0.0, steps: int = 0,
+                 seed: int | None = None) -> None:
         if isinstance(simulations, bool) or not isinstance(simulations, int) or simulations < 1:
             raise ValueError(f"simulations must be a whole number from 1, got {simulations!r}")
         if isinstance(time, bool) or not isinstance(time, (int, float)) or not 0 <= time < math.inf:
@@ -146,6 +149,8 @@ class ISMCTSAgent(SeededAgent):
             raise ValueError(f"z must be a number from 0, got {z!r}")
         if isinstance(late, bool) or not isinstance(late, (int, float)) or not 0 <= late <= 1:
             raise ValueError(f"late must be a share of the game from 0 to 1, got {late!r}")
+        if isinstance(steps, bool) or not isinstance(steps, int) or steps < 0:
+            raise ValueError(f"steps must be a whole number from 0 (0: no limit), got {steps!r}")
         if late > 0 and guide == "none":
             raise ValueError(f"late={late} plays the guide's choice before the late game: give a guide, or late=0")
         super().__init__(seed)
@@ -164,6 +169,8 @@ class ISMCTSAgent(SeededAgent):
         self.mode = mode
         self.z = float(z)
         self.late = float(late)
+        self.steps = steps
+        self._played = 0  # rollout actions played in the current decision
         self.last_simulations = 0  # iterations of the latest decision, and its root visits per action
         self.last_visits: dict[int, int] = {}
 
@@ -199,10 +206,13 @@ class ISMCTSAgent(SeededAgent):
 
     def _budget(self) -> Iterator[None]:
         """One item per iteration of a decision: ``simulations`` of them, or as many as ``time`` seconds
-        allow (at least one)."""
+        allow (at least one); with ``steps``, no more once the rollouts have played that many actions (at
+        least two iterations)."""
         deadline = clock.perf_counter() + self.time
-        done = 0
+        done = self._played = 0
         while done < self.simulations if self.time == 0 else done == 0 or clock.perf_counter() < deadline:
+            if self.steps and done >= 2 and self._played >= self.steps:
+                return
             yield
             done += 1
 
@@ -289,6 +299,7 @@ class ISMCTSAgent(SeededAgent):
             while steps and not s.is_over:
                 s.apply(act(s))
                 steps -= 1
+        self._played += (self.depth or -1) - steps
         scale = self._scale
         return [math.tanh(m / scale) for m in self.table.game.outlook(s)]
 

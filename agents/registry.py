@@ -173,7 +173,8 @@ def _make_ismcts(spec: str, args: list[str], table: Table, seed: int | None) -> 
     from .ismcts import GAME_SETTINGS, ISMCTSAgent
 
     options = _pairs(spec, args)
-    known = ("simulations", "time", "c", "rollout", "depth", "guide", "bias", "squash", "mode", "z", "late", "seed")
+    known = ("simulations", "time", "c", "rollout", "depth", "guide", "bias", "squash", "mode", "z", "late", "steps",
+             "seed")
     unknown = [key for key in options if key not in known]
     if unknown:
         raise ValueError(f"unknown argument {unknown[0]!r} in agent spec {spec!r}; "

@@ -16,8 +16,8 @@ from agents.pool import OpponentPool
 from agents.tournament import play_tournament, summarize
 
 TABLES = [("sobek", 2), ("kleopatra", 3)]
-TREE = "mode=tree,late=0,rollout=random"  # the UCB1 tree alone, whatever the game's settings
-PAIRED = "mode=paired,late=0,guide=heuristic,rollout=random"
+TREE = "mode=tree,late=0,rollout=random,steps=0"  # the UCB1 tree alone, whatever the game's settings
+PAIRED = "mode=paired,late=0,guide=heuristic,rollout=random,steps=0"
 
 
 def positions(game: str, num_players: int, seed: int, count: int) -> list:
@@ -69,7 +69,7 @@ def test_legal_over_a_whole_game_against_random(game: str, num_players: int, mod
 @pytest.mark.parametrize(("game", "num_players"), TABLES)
 def test_the_same_seed_gives_the_same_decision(game: str, num_players: int) -> None:
     for s in positions(game, num_players, seed=4, count=3):
-        first, second = (make(f"ismcts:simulations=30,{TREE},seed=5", game=game, num_players=num_players)
+        first, second = (make(f"ismcts:simulations=30,depth=20,{TREE},seed=5", game=game, num_players=num_players)
                          for _ in range(2))
         assert first.act(None, state=s) == second.act(None, state=s.clone())
         assert first.last_visits == second.last_visits and sum(first.last_visits.values()) == 30
@@ -172,6 +172,24 @@ def test_paired_mode_overrules_the_guide_only_on_clear_evidence(game: str, num_p
     assert differed, "z=0 always agreed with the guide: the test shows nothing"
 
 
+@pytest.mark.parametrize("mode", [TREE, PAIRED])
+@pytest.mark.parametrize(("game", "num_players"), TABLES)
+def test_a_step_budget_stops_the_iterations_once_the_rollouts_reach_it(game: str, num_players: int,
+                                                                       mode: str) -> None:
+    s = positions(game, num_players, seed=19, count=1)[0]
+    free = make(f"ismcts:simulations=40,depth=30,{mode},seed=20", game=game, num_players=num_players)
+    free.act(None, state=s)
+    per_iteration = free._played / free.last_simulations
+    capped = make(f"ismcts:simulations=40,depth=30,{mode.replace('steps=0', f'steps={int(per_iteration * 5)}')},"
+                  "seed=20", game=game, num_players=num_players)
+    capped.act(None, state=s)
+    assert 2 <= capped.last_simulations < 40 and capped._played >= capped.steps
+    tiny = make(f"ismcts:simulations=40,depth=30,{mode.replace('steps=0', 'steps=1')},seed=20", game=game,
+                num_players=num_players)
+    tiny.act(None, state=s)
+    assert tiny.last_simulations == 2  # at least two, whatever the budget
+
+
 @pytest.mark.parametrize(("game", "num_players"), TABLES)
 def test_before_the_late_game_it_plays_the_guides_choice_without_searching(game: str, num_players: int) -> None:
     g = sobek_env.load_game(game)
@@ -218,8 +236,9 @@ def test_progress_runs_from_the_deal_to_one_and_never_goes_back(game: str, num_p
     ("ismcts:z=-1", "z must be a number from 0"),
     ("ismcts:late=1.5,guide=heuristic", "late must be a share of the game from 0 to 1"),
     ("ismcts:late=0.5,guide=none", "give a guide, or late=0"),
+    ("ismcts:steps=-5", "steps must be a whole number from 0"),
     ("ismcts:speed=3", "unknown argument 'speed'.*simulations, time, c, rollout, depth, guide, bias, squash, mode, z, "
-                       "late, seed"),
+                       "late, steps, seed"),
     ("ismcts:simulations", "malformed argument"),
     ("ismcts:c=1,c=2", "given twice"),
     ("ismcts:", "ends with ':'"),
