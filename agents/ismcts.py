@@ -170,9 +170,9 @@ class ISMCTSAgent(SeededAgent):
         self.z = float(z)
         self.late = float(late)
         self.steps = steps
-        self._played = 0  # rollout actions played in the current decision
         self.last_simulations = 0  # iterations of the latest decision, and its root visits per action
         self.last_visits: dict[int, int] = {}
+        self.last_steps = 0  # the rollout actions the latest decision played
 
     def act(self, observation: dict, state: State | None = None) -> int:
         """The most visited root action after the search from ``state`` (the game's state: only what the
@@ -183,7 +183,7 @@ class ISMCTSAgent(SeededAgent):
         root_state = state.resample(me, self.rng)  # from here on, only what this seat knows
         legal = root_state.legal_actions()
         if len(legal) == 1:
-            self.last_simulations, self.last_visits = 0, {}
+            self.last_simulations, self.last_visits, self.last_steps = 0, {}, 0
             return legal[0]
         for policy in (self._policy, self._guide):
             if policy is not None:
@@ -192,7 +192,7 @@ class ISMCTSAgent(SeededAgent):
         if self.late or self.mode == "paired":
             root.hint = -1 if self._guide is None else self._guide.act(root_state)
             if self.late and self.table.game.progress(root_state) < self.late:
-                self.last_simulations, self.last_visits = 0, {}
+                self.last_simulations, self.last_visits, self.last_steps = 0, {}, 0
                 return root.hint
         if self.mode == "paired":
             return self._paired(root_state, legal, root.hint)
@@ -209,9 +209,9 @@ class ISMCTSAgent(SeededAgent):
         allow (at least one); with ``steps``, no more once the rollouts have played that many actions (at
         least two iterations)."""
         deadline = clock.perf_counter() + self.time
-        done = self._played = 0
+        done = self.last_steps = 0
         while done < self.simulations if self.time == 0 else done == 0 or clock.perf_counter() < deadline:
-            if self.steps and done >= 2 and self._played >= self.steps:
+            if self.steps and done >= 2 and self.last_steps >= self.steps:
                 return
             yield
             done += 1
@@ -299,7 +299,7 @@ class ISMCTSAgent(SeededAgent):
             while steps and not s.is_over:
                 s.apply(act(s))
                 steps -= 1
-        self._played += (self.depth or -1) - steps
+        self.last_steps += (self.depth or -1) - steps
         scale = self._scale
         return [math.tanh(m / scale) for m in self.table.game.outlook(s)]
 

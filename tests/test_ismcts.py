@@ -179,11 +179,11 @@ def test_a_step_budget_stops_the_iterations_once_the_rollouts_reach_it(game: str
     s = positions(game, num_players, seed=19, count=1)[0]
     free = make(f"ismcts:simulations=40,depth=30,{mode},seed=20", game=game, num_players=num_players)
     free.act(None, state=s)
-    per_iteration = free._played / free.last_simulations
+    per_iteration = free.last_steps / free.last_simulations
     capped = make(f"ismcts:simulations=40,depth=30,{mode.replace('steps=0', f'steps={int(per_iteration * 5)}')},"
                   "seed=20", game=game, num_players=num_players)
     capped.act(None, state=s)
-    assert 2 <= capped.last_simulations < 40 and capped._played >= capped.steps
+    assert 2 <= capped.last_simulations < 40 and capped.last_steps >= capped.steps
     tiny = make(f"ismcts:simulations=40,depth=30,{mode.replace('steps=0', 'steps=1')},seed=20", game=game,
                 num_players=num_players)
     tiny.act(None, state=s)
@@ -200,10 +200,11 @@ def test_before_the_late_game_it_plays_the_guides_choice_without_searching(game:
         action = agent.act(None, state=s)
         if g.progress(s) < 0.5:
             early += 1
-            assert action == heuristic_choice(game, num_players, s) and agent.last_simulations == 0
+            assert action == heuristic_choice(game, num_players, s)
+            assert agent.last_simulations == agent.last_steps == 0
         else:
             late += 1
-            assert agent.last_simulations == 3
+            assert agent.last_simulations == 3 and agent.last_steps > 0
     assert early and late, f"positions on one side of the threshold only ({early} early, {late} late)"
 
 
