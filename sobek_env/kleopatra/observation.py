@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from functools import cache
+from itertools import compress
 from typing import Any
 
 import numpy as np
@@ -264,15 +265,20 @@ def encode_view(v: View, buffer: np.ndarray, max_turns: int) -> np.ndarray:
 
 
 def _ints(values: list[float], scale: float = 1.0) -> list[int]:
+    if scale == 1.0:
+        return list(map(int, values))  # counts: whole numbers, exact in float32
     return [round(value * scale) for value in values]
 
 
 def _index(values: list[float]) -> int | None:
-    return next((i for i, value in enumerate(values) if value), None)
+    for i, value in enumerate(values):
+        if value:
+            return i
+    return None
 
 
 def _squares(values: list[float]) -> list[int]:
-    return [i for i, value in enumerate(values) if value]
+    return list(compress(range(len(values)), values))
 
 
 def decode_vector(vector: np.ndarray, num_players: int, max_turns: int) -> View:
@@ -303,7 +309,7 @@ def decode_vector(vector: np.ndarray, num_players: int, max_turns: int) -> View:
         setattr(v, name, _ints(part(name)))
     for name in ("eliminated", "winners", "shown", "walls", "gate", "complete", "in_quarry", "removed",
                  "refill_filled", "ceremony_closed"):
-        setattr(v, name, [bool(value) for value in part(name)])
+        setattr(v, name, list(map(bool, part(name))))
     for name in ("talents", "amulets", "last_offers"):
         setattr(v, name, _ints(part(name), SCORE_SCALE))
     v.known_hands = [_ints(row) for row in rows("known_hands")]
