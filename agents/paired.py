@@ -12,9 +12,9 @@ the same way in both (deterministic baselines such as ``heuristic``), the two ga
 agent under test departs from the one it replaces, and the paired differences are far less spread than the
 shares: the 95% interval of their mean is much narrower than that of two separate win rates.
 
-Printed: the games compared, both shares, the mean difference with its 95% interval (normal, over the
-games' differences), and the games whose outcome for that seat got better or worse. ``--json`` prints the
-same as one JSON object.
+Printed: the games compared, both shares (the first with its 95% Wilson interval), the mean difference
+with its 95% interval (normal, over the games' differences), and the games whose outcome for that seat got
+better or worse. ``--json`` prints the same as one JSON object.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from pathlib import Path
 
 from .arguments import TrainingParser, non_negative_int
 from .evaluation import GAMES_FILE, GamesFile
-from .tournament import Z95, GameRecord, labels_for
+from .tournament import Z95, GameRecord, labels_for, wilson_interval
 
 # what must be equal for game i of both tournaments to be the same deal at the same table
 SAME_TABLE = ("game", "players", "seed", "mode")
@@ -42,6 +42,8 @@ class Paired:
     baseline: str   # the label of the agent at the same position in the second
     games: int
     share: float    # its mean share of the wins
+    low: float      # the 95% Wilson interval of that share
+    high: float
     baseline_share: float
     difference: float  # share - baseline_share
     margin: float   # half the width of the difference's 95% interval (nan below two games)
@@ -74,7 +76,8 @@ def compare(first: dict[int, GameRecord], second: dict[int, GameRecord], positio
     if n > 1:
         variance = math.fsum((d - mean) ** 2 for d in differences) / (n - 1)
         margin = Z95 * math.sqrt(variance / n)
-    return Paired(agent, baseline, n, math.fsum(share(first[i], position) for i in common) / n,
+    mine = math.fsum(share(first[i], position) for i in common)
+    return Paired(agent, baseline, n, mine / n, *wilson_interval(mine, n),
                   math.fsum(share(second[i], position) for i in common) / n, mean, margin,
                   sum(d > 0 for d in differences), sum(d < 0 for d in differences))
 
@@ -103,7 +106,8 @@ def format_paired(result: Paired) -> str:
     """The comparison in a few lines."""
     margin = "" if math.isnan(result.margin) else f" ± {100 * result.margin:.1f}"
     return (f"{result.games:,} games on the same deals\n"
-            f"  {result.agent}: {100 * result.share:.1f}% of the wins\n"
+            f"  {result.agent}: {100 * result.share:.1f}% of the wins "
+            f"[{100 * result.low:.1f}, {100 * result.high:.1f}]\n"
             f"  {result.baseline} in its seats: {100 * result.baseline_share:.1f}%\n"
             f"  difference: {100 * result.difference:+.1f}{margin} points (95%)\n"
             f"  games better for it: {result.better:,}, worse: {result.worse:,}")

@@ -12,7 +12,7 @@ import pytest
 
 from agents.evaluation import main as evaluate
 from agents.paired import compare, main, share
-from agents.tournament import GameRecord
+from agents.tournament import GameRecord, wilson_interval
 
 
 def game(index: int, seating: tuple[int, ...], winners: tuple[int, ...], seed: int | None = None) -> GameRecord:
@@ -37,6 +37,7 @@ def test_compare_on_hand_built_games() -> None:
     sd = math.sqrt(sum((d - mean) ** 2 for d in differences) / 3)
     assert (result.agent, result.baseline, result.games) == ("a", "b", 4)
     assert result.share == pytest.approx(2.5 / 4) and result.baseline_share == pytest.approx(0.5)
+    assert (result.low, result.high) == pytest.approx(wilson_interval(2.5, 4))
     assert result.difference == pytest.approx(mean)
     assert result.margin == pytest.approx(1.959964 * sd / 2)
     assert (result.better, result.worse) == (2, 1)
