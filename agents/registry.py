@@ -168,21 +168,27 @@ def _boolean(spec: str, key: str, value: str) -> bool:
 
 
 def _make_ismcts(spec: str, args: list[str], table: Table, seed: int | None) -> Agent:
-    """``ismcts:key=value,...`` (:class:`agents.ismcts.ISMCTSAgent`'s options); a ``seed`` in the spec
-    replaces ``seed``."""
+    """``ismcts:key=value,...`` (:class:`agents.ismcts.ISMCTSAgent`'s options) over the game's settings, or
+    with ``settings=none`` over the class's defaults alone; a ``seed`` in the spec replaces ``seed``."""
     from .ismcts import GAME_SETTINGS, ISMCTSAgent
 
     options = _pairs(spec, args)
     known = ("simulations", "time", "c", "rollout", "depth", "guide", "bias", "squash", "mode", "z", "late", "steps",
-             "seed")
+             "settings", "seed")
     unknown = [key for key in options if key not in known]
     if unknown:
         raise ValueError(f"unknown argument {unknown[0]!r} in agent spec {spec!r}; "
                          f"the arguments are: {', '.join(known)}")
     if "seed" in options:
         seed = _convert(spec, "seed", options.pop("seed"), 0)
-    kwargs = _keyword_args(spec, [a for a in args if a.partition("=")[0].strip() != "seed"], ISMCTSAgent)
-    kwargs = GAME_SETTINGS.get(table.game.name, {}) | kwargs  # the game's settings, then the spec's
+    settings = options.pop("settings", "game")
+    if settings not in ("game", "none"):
+        raise ValueError(f"settings must be game (start from the game's settings) or none (the agent's own "
+                         f"defaults), got {settings!r} in agent spec {spec!r}")
+    kwargs = _keyword_args(spec, [a for a in args if a.partition("=")[0].strip() not in ("seed", "settings")],
+                           ISMCTSAgent)
+    if settings == "game":
+        kwargs = GAME_SETTINGS.get(table.game.name, {}) | kwargs  # the game's settings, then the spec's
     try:
         return ISMCTSAgent(table, **kwargs, seed=seed)
     except ValueError as exc:

@@ -66,8 +66,8 @@ def test_every_game_times_each_agents_decisions_and_the_table_shows_it(tmp_path:
                                                                         capsys: pytest.CaptureFixture) -> None:
     """The records keep each seat's decisions with a choice and their CPU seconds; a search spends far
     more on a decision than chance does, and records of older runs, without times, load and are left out."""
-    evaluate("--players", "2", "--games", "2", "--agents", "ismcts:simulations=50", "random", "--out", str(tmp_path),
-             "--workers", "1")
+    evaluate("--players", "2", "--games", "2", "--agents", "ismcts:settings=none,simulations=50", "random",
+             "--out", str(tmp_path), "--workers", "1")
     table = capsys.readouterr().out
     assert "CPU ms/decision" in table.splitlines()[2]
     games = [json.loads(line) for line in (tmp_path / "games.jsonl").read_text().splitlines()[1:]]
@@ -79,7 +79,7 @@ def test_every_game_times_each_agents_decisions_and_the_table_shows_it(tmp_path:
     new = {k: v for k, v in games[1].items() if k != "table"}
     loaded = [GameRecord.from_dict(old, 2), GameRecord.from_dict(new, 2)]
     assert loaded[0].decisions == () and loaded[1].decisions == tuple(games[1]["decisions"])
-    summary = summarize(loaded, ["ismcts:simulations=50", "random"])[0]
+    summary = summarize(loaded, ["ismcts:settings=none,simulations=50", "random"])[0]
     assert summary.timed_games == 1 and summary.seconds_per_decision == games[1]["seconds"][loaded[1].seat_of(0)] / \
         games[1]["decisions"][loaded[1].seat_of(0)]
     assert "(1 timed game)" in format_table([summary])
@@ -398,7 +398,8 @@ def test_sigterm_stops_a_tournament_keeping_its_games(tmp_path: Path, sessions: 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds processes in /proc")
 def test_a_stopped_tournament_does_not_wait_for_the_games_in_play(tmp_path: Path, sessions: list) -> None:
     # a decision of this search takes minutes: the run must end without its workers finishing their games
-    process = start_evaluation("--players", "2", "--games", "4", "--agents", "ismcts:simulations=1000000", "random",
+    process = start_evaluation("--players", "2", "--games", "4", "--agents",
+                               "ismcts:settings=none,simulations=1000000", "random",
                                "--workers", "2", "--out", str(tmp_path))
     sessions.append(process)
     wait_for(lambda: len(pool_workers(process.pid)) == 2 or process.poll() is not None, 120, "the workers to start")

@@ -125,6 +125,12 @@ def test_make_starts_from_the_games_settings_and_the_spec_replaces_them(game: st
         make("ismcts:guide=none", game="kleopatra")
     plain = ISMCTSAgent(sobek_env.load_game(game).table(num_players))  # the class knows no game
     assert (plain.simulations, plain.guide) == (DEFAULT_SIMULATIONS, "none")
+    bare = make("ismcts:settings=none,simulations=9", game=game, num_players=num_players)
+    assert {key: getattr(bare, key) for key in settings} == {key: getattr(plain, key) for key in settings} | (
+        {"simulations": 9} if "simulations" in settings else {})
+    assert bare.simulations == 9
+    with pytest.raises(ValueError, match=r"settings must be game .* or none .*, got 'tree'"):
+        make("ismcts:settings=tree", game=game, num_players=num_players)
 
 
 @pytest.mark.parametrize(("game", "num_players"), TABLES)
@@ -239,7 +245,7 @@ def test_progress_runs_from_the_deal_to_one_and_never_goes_back(game: str, num_p
     ("ismcts:late=0.5,guide=none", "give a guide, or late=0"),
     ("ismcts:steps=-5", "steps must be a whole number from 0"),
     ("ismcts:speed=3", "unknown argument 'speed'.*simulations, time, c, rollout, depth, guide, bias, squash, mode, z, "
-                       "late, steps, seed"),
+                       "late, steps, settings, seed"),
     ("ismcts:simulations", "malformed argument"),
     ("ismcts:c=1,c=2", "given twice"),
     ("ismcts:", "ends with ':'"),

@@ -15,11 +15,11 @@ def test_a_tiny_ladder_writes_each_rung_with_its_interval_and_time(game: str, pl
                                                                    capsys: pytest.CaptureFixture) -> None:
     out = tmp_path / "ladder"
     ladder.main(["--game", game, "--players", str(players), "--budgets", "2,8", "--games", str(players),
-                 "--agent", "ismcts:depth=20", "--timing-games", "1", "--out", str(out)])
+                 "--agent", "ismcts:settings=none,depth=20", "--timing-games", "1", "--out", str(out)])
     report = json.loads((out / "ladder.json").read_text())
     rungs = report["rungs"]
     assert [r["simulations"] for r in rungs] == [2, 8] and [r["spec"] for r in rungs] == \
-        ["ismcts:depth=20,simulations=2", "ismcts:depth=20,simulations=8"]
+        ["ismcts:settings=none,depth=20,simulations=2", "ismcts:settings=none,depth=20,simulations=8"]
     for rung in rungs:
         assert 0 <= rung["win_low"] <= rung["win_rate"] <= rung["win_high"] <= 1 and rung["games"] == players
         assert rung["decisions_timed"] > 0 and 0 < rung["seconds_mean"] <= rung["seconds_max"]
@@ -56,7 +56,7 @@ def test_bad_arguments_are_refused_in_one_line(argv: list[str], message: str, tm
 def test_resume_keeps_the_rungs_already_climbed_and_plays_the_others(tmp_path: Path,
                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     out = tmp_path / "ladder"
-    base = ["--players", "2", "--agent", "ismcts:depth=20", "--timing-games", "0", "--out", str(out)]
+    base = ["--players", "2", "--agent", "ismcts:settings=none,depth=20", "--timing-games", "0", "--out", str(out)]
     ladder.main([*base, "--budgets", "2", "--games", "2"])
     first = json.loads((out / "ladder.json").read_text())["rungs"][0]
     played = []
@@ -69,7 +69,7 @@ def test_resume_keeps_the_rungs_already_climbed_and_plays_the_others(tmp_path: P
     monkeypatch.setattr(ladder, "play_tournament", counted)
     ladder.main([*base, "--budgets", "2,4", "--games", "4", "--resume"])
     rungs = json.loads((out / "ladder.json").read_text())["rungs"]
-    assert played == ["ismcts:depth=20,simulations=4"]  # the rung of 2 was not played again
+    assert played == ["ismcts:settings=none,depth=20,simulations=4"]  # the rung of 2 was not played again
     assert rungs[0] == first and rungs[0]["games"] == 2 and rungs[1]["simulations"] == 4 and rungs[1]["games"] == 4
     assert len((out / "ladder.csv").read_text().splitlines()) == 3
 
@@ -77,16 +77,16 @@ def test_resume_keeps_the_rungs_already_climbed_and_plays_the_others(tmp_path: P
 def test_resume_refuses_a_ladder_climbed_with_other_settings(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     out = tmp_path / "ladder"
     base = ["--players", "2", "--budgets", "2", "--games", "2", "--timing-games", "0", "--out", str(out)]
-    ladder.main([*base, "--agent", "ismcts:depth=20"])
+    ladder.main([*base, "--agent", "ismcts:settings=none,depth=20"])
     before = (out / "ladder.json").read_text()
     capsys.readouterr()
     with pytest.raises(SystemExit) as exit_info:
-        ladder.main([*base, "--agent", "ismcts:depth=30", "--vs", "greedy", "--resume"])
+        ladder.main([*base, "--agent", "ismcts:settings=none,depth=30", "--vs", "greedy", "--resume"])
     err = capsys.readouterr().err
-    assert exit_info.value.code == 2 and "other settings" in err and "agent 'ismcts:depth=20'" in err
+    assert exit_info.value.code == 2 and "other settings" in err and "agent 'ismcts:settings=none,depth=20'" in err
     assert "vs 'heuristic'" in err and "Traceback" not in err
     (out / "ladder.json").write_text("{not json")
     with pytest.raises(SystemExit):
-        ladder.main([*base, "--agent", "ismcts:depth=20", "--resume"])
+        ladder.main([*base, "--agent", "ismcts:settings=none,depth=20", "--resume"])
     assert "is not a ladder report" in capsys.readouterr().err
     (out / "ladder.json").write_text(before)
