@@ -181,9 +181,11 @@ def spiel_loop(game_name: str, observe: bool) -> Loop:
     return run
 
 
-# The tree search measured per game: Sobek's own setting; Kleopatra's own setting searches the late game only
-# (heuristic rollouts to the end), so its row measures its former setting, a guided tree (docs/search.md)
-SEARCH_SPECS = {"kleopatra": "ismcts:mode=tree,late=0,rollout=random,simulations=100,depth=20,squash=0.3,"
+# The tree search measured per game. Both games' own settings search the late game only, with heuristic
+# rollouts to the end (paired mode), so the rows measure their former settings, trees (docs/search.md):
+# Sobek's 1600 simulations of random rollouts, Kleopatra's guided tree
+SEARCH_SPECS = {"sobek": "ismcts:mode=tree,late=0,steps=0,rollout=random,guide=none,depth=200,simulations=1600",
+                "kleopatra": "ismcts:mode=tree,late=0,steps=0,rollout=random,simulations=100,depth=20,squash=0.3,"
                              "guide=heuristic,bias=30"}
 
 
