@@ -82,7 +82,7 @@ NO_HINT = -2                # a node whose guide was not asked yet (-1: asked, n
 # Each game's measured settings (docs/search.md, "Settings per game"): agents.make("ismcts", game=...) starts
 # from them and a spec's own options replace them. The constructor's defaults above know no game.
 GAME_SETTINGS: dict[str, dict[str, Any]] = {
-    # the heuristic's choice for the first 30% of the game, then the paired search: 67.5% of 77 games
+    # the heuristic's choice for the first 30% of the game, then the paired search: 67.0% of 100 games
     # against heuristic at 0.26 CPU s a decision, where the tree needs 1600 simulations and 0.73 s for
     # 70.8% of 60 (docs/search.md, "Sobek: the paired search")
     "sobek": {"mode": "paired", "simulations": 16, "rollout": "heuristic", "depth": 0, "guide": "heuristic",
