@@ -1,10 +1,11 @@
 """The skill ladder of a search agent: its win rate against a baseline as its simulation budget grows,
 with the CPU time each decision takes (issue 15; the TAG framework reports search agents this way).
 
-    python -m agents.ladder --players 2 --budgets 25,100,400 --games 200 --workers 2 --out results/ladder-sobek
+    python -m agents.ladder --players 2 --agent ismcts:settings=none --budgets 25,100,400 --games 90 --out results/tree
     python -m agents.ladder --game kleopatra --players 3 --budgets 25,100 --games 60 --out results/ladder-kleopatra
 
-For each budget B, ``--agent`` (default ``ismcts``) with ``simulations=B`` plays ``--games`` games against
+For each budget B, ``--agent`` (default ``ismcts``, at the game's settings; ``ismcts:settings=none`` is the
+plain tree) with ``simulations=B`` plays ``--games`` games against
 ``--vs`` (default ``heuristic``) in every other seat, seats rotating, as ``evaluate.py`` plays them (the
 same seeds, workers and statistics). Its time per decision is measured apart, in this process, over the
 first ``--timing-games`` of those games: CPU seconds of each decision that had a choice (one legal action
