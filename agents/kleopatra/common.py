@@ -452,7 +452,15 @@ def quarry_step(p: Position, pricing: Pricing) -> int:
 
 
 def sanctuaries_after(p: Position, mask: int, tile: int) -> list[int]:
-    """The free areas that would become sanctuaries if ``tile`` covered ``mask`` (rules §6.4)."""
+    """The free areas that would become sanctuaries if ``tile`` covered ``mask`` (rules §6.4); they depend
+    on the palace alone, so they are kept in its memo."""
+    key = ("sanctuaries", tile, mask)
+    if key not in p.memo:
+        p.memo[key] = _sanctuaries_after(p, mask, tile)
+    return p.memo[key]
+
+
+def _sanctuaries_after(p: Position, mask: int, tile: int) -> list[int]:
     v = p.view
     covered = p.covered | mask
     stack = [t for t in range(len(v.in_quarry)) if v.in_quarry[t] and t != tile]

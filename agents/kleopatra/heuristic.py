@@ -238,7 +238,7 @@ class HeuristicAgent(GreedyAgent):
         pr, weight = self.prospects(p), self.prospect_weight(p)
         best: Plan | None = None
         for plan, left in affordable_plans(p, hand, merchants, pool, already):
-            after = pr.hand_worth(left, merchants - plan.merchants, built=np.array(plan.counts)) * weight
+            after = pr.hand_worth(left, merchants - plan.merchants, built=plan.counts) * weight
             plan.value = plan.talents - MERCHANT_VALUE * plan.merchants + after
             if best is None or plan.value > best.value:
                 best = plan

@@ -32,6 +32,7 @@ MISSING = np.array([2.1, 2.0, 2.75, 2.75, 3.25])
 FAR = 0.12                                  # a target lacking u units costs FAR * u^2 more: it is several turns away
 LEFTOVER = np.array([0.5, 0.35, 0.45, 0.45, 0.55])  # talents per unit a target leaves over (a later visit's start)
 TROMPE_LEFTOVER = 0.5
+KNOWN_HANDS = 4096                          # hands whose worth one palace's Prospects remember (then it forgets all)
 
 _CARDS = np.array([DEFAULT_CARD_COUNTS[k] for k in KINDS], dtype=float)
 _KIND_UNITS = np.array([hand_units([int(j == k) for j in range(NUM_KINDS)]) for k in range(NUM_KINDS)], dtype=float)
@@ -54,6 +55,7 @@ class Prospects:
         self.talents = np.array([value_counts(p, list(c))[0] + bonus(sum(c)) for c, _ in candidates], dtype=float)
         self.need = np.array([need for _, need in candidates], dtype=float).reshape(-1, 5)
         self.materials = [r for r in range(1, 5) if r in p.rules.trompe_stands_for]
+        self.known: dict[tuple, float] = {}  # hand_worth's results by hand, merchants, built and discount
 
     def worth(self, units: np.ndarray, merchants: int, built: np.ndarray | None = None,
               discount: float = 1.0) -> float:
@@ -88,9 +90,25 @@ class Prospects:
         empty = have @ LEFTOVER + trompe * TROMPE_LEFTOVER
         return float(max(empty, score.max(initial=-np.inf)))
 
-    def hand_worth(self, hand: list[int] | np.ndarray, merchants: int, **kwargs: object) -> float:
-        """:meth:`worth` of the resource cards of ``hand`` (counts per kind, fractions allowed)."""
+    def hand_worth(self, hand: list[int] | np.ndarray, merchants: int, built: list[int] | np.ndarray | None = None,
+                   discount: float = 1.0) -> float:
+        """:meth:`worth` of the resource cards of ``hand`` (counts per kind, fractions allowed).
+
+        Remembered per hand: a decision values the same hands several times (the hand as it is, before
+        and after each card), and a search's rollouts meet the same hands on the same palace again."""
+        key = (tuple(hand[k] for k in RESOURCE_KINDS), merchants, None if built is None else tuple(built), discount)
+        worth = self.known.get(key)
+        if worth is None:
+            worth = self.fresh_hand_worth(hand, merchants, built, discount)
+            if len(self.known) >= KNOWN_HANDS:
+                self.known.clear()
+            self.known[key] = worth
+        return worth
+
+    def fresh_hand_worth(self, hand: list[int] | np.ndarray, merchants: int,
+                         built: list[int] | np.ndarray | None = None, discount: float = 1.0) -> float:
+        """:meth:`hand_worth` computed anew."""
         counts = np.zeros(NUM_KINDS)
         for k in RESOURCE_KINDS:
             counts[k] = hand[k]
-        return self.worth(units_of(counts), merchants, **kwargs)
+        return self.worth(units_of(counts), merchants, None if built is None else np.asarray(built), discount)

@@ -11,7 +11,8 @@ import pytest
 
 import agents
 import sobek_env
-from agents.kleopatra import BEST, GreedyAgent, HeuristicAgent
+from agents.kleopatra import BEST, GreedyAgent, HeuristicAgent, common
+from agents.kleopatra.prospects import Prospects
 from agents.random_agent import RandomAgent
 from sobek_env.kleopatra import ACTION_NAMES, GAME, GameState
 
@@ -72,6 +73,40 @@ def test_same_seed_same_game(make) -> None:
     first = play([make(THREE), RandomAgent(), make(THREE)], 7, rules=SHORT)
     second = play([make(THREE), RandomAgent(), make(THREE)], 7, rules=SHORT)
     assert first[1] == second[1] and first[0].scores == second[0].scores
+
+
+class Forgetful:
+    """Asks ``warm`` (whose memos of palaces and hands carry over from decision to decision) and then
+    ``cold`` the same question with every memo emptied and the memoised valuations computed anew; fails
+    unless they agree."""
+
+    def __init__(self, warm: HeuristicAgent, cold: HeuristicAgent) -> None:
+        self.warm, self.cold, self.decisions = warm, cold, 0
+
+    def seed(self, seed: int) -> None:
+        self.warm.seed(seed)
+        self.cold.seed(seed)
+
+    def act(self, observation: dict) -> int:
+        action = self.warm.act(observation)
+        common._MEMOS.clear()  # the palaces' memos, and with them their prospects and the hands they valued
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(Prospects, "hand_worth", Prospects.fresh_hand_worth)
+            patch.setattr(common, "sanctuaries_after", common._sanctuaries_after)
+            cold = self.cold.act(observation)
+        common._MEMOS.clear()
+        assert cold == action, f"decision {self.decisions}: the memos changed it"
+        self.decisions += 1
+        return action
+
+
+@pytest.mark.parametrize("num_players", [3, 5])
+def test_what_the_heuristic_remembers_never_changes_its_decisions(num_players: int) -> None:
+    table = GAME.table(num_players)
+    players = [Forgetful(HeuristicAgent(table, tolerance=t), HeuristicAgent(table, tolerance=t))
+               for t in (1.0, 0.0, 0.5, 1.0, 0.3)[:num_players]]
+    game, actions = play(players, 11 + num_players)
+    assert game.is_over and sum(p.decisions for p in players) == len(actions) > 200
 
 
 def wins(specs: list[str], games: int, rules: dict | None = None) -> int:
