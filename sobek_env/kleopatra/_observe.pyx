@@ -310,3 +310,123 @@ cdef class Encoder:
             for i in range(n):
                 b[self.ceremony_closed + i] = closed[(seat + i) % n]
         return 0
+
+
+# ---------------------------------------------------------------------- decoding
+
+from libc.math cimport nearbyint, isfinite
+
+from .phases import PHASE_NAMES
+from .view import View
+
+cdef object _NEW_VIEW = View.__new__
+cdef double DECODABLE = 2147483648.0  # 2**31: beyond it (or not finite) the Python decoder reads the vector
+
+# The View's fields by how the vector holds them (observation.decode_vector reads the same lists).
+_COUNTS = ("hand", "hand_sizes", "merchants", "statues", "sanctuary_squares", "known_discard", "stack_order",
+           "pool", "paid", "built", "envoy_offers", "envoy_accepted", "vizier_drawn", "courtesan_discard",
+           "last_places", "tile_orient")
+_FLAGS = ("eliminated", "winners", "shown", "walls", "gate", "complete", "in_quarry", "removed", "refill_filled",
+          "ceremony_closed")
+_SCALED = ("talents", "amulets", "last_offers")
+_COUNT_ROWS = ("known_hands", "shown_hands", "stalls")
+_COUNT_SCALARS = ("deck_face_up", "deck_size", "discard_size", "sphinxes", "obelisks", "cleopatra", "altar",
+                  "vizier_kept")
+
+
+cdef inline list counts(const float[::1] x, Py_ssize_t at, Py_ssize_t size):
+    return [<long>x[i] for i in range(at, at + size)]
+
+
+cdef inline list flags(const float[::1] x, Py_ssize_t at, Py_ssize_t size):
+    return [x[i] != 0 for i in range(at, at + size)]
+
+
+cdef inline long scaled(double value, double scale):
+    return <long>nearbyint(value * scale)  # Python's round(): to the nearest, halves to even
+
+
+cdef inline object first(const float[::1] x, Py_ssize_t at, Py_ssize_t size):
+    cdef Py_ssize_t i
+    for i in range(size):
+        if x[at + i] != 0:
+            return i
+    return None
+
+
+cdef inline list squares(const float[::1] x, Py_ssize_t at, Py_ssize_t size):
+    return [i for i in range(size) if x[at + i] != 0]
+
+
+cdef class Decoder:
+    """Reads an observation vector back into its View: the compiled twin of
+    :func:`sobek_env.kleopatra.observation.decode_vector` (the reference), which the tests compare it with
+    on every seat of many games. :meth:`decode` returns None for a vector it leaves to the reference (an
+    entry not finite, or too large for a C integer), so errors and edge cases stay the reference's."""
+
+    cdef long n
+    cdef Py_ssize_t size
+    cdef dict at, width, length
+
+    def __init__(self, dict slices, dict shapes, int num_players):
+        self.n = num_players
+        self.at = {name: sl.start for name, sl in slices.items()}
+        self.length = {name: sl.stop - sl.start for name, sl in slices.items()}
+        self.width = {name: shape[-1] for name, shape in shapes.items()}
+        self.size = max(sl.stop for sl in slices.values())
+
+    def decode(self, const float[::1] x, long max_turns):
+        cdef dict at = self.at, length = self.length, width = self.width
+        cdef Py_ssize_t i, start, size, w
+        cdef str name
+        if x.shape[0] != self.size:
+            raise ValueError(f"an observation for {self.n} players has {self.size} entries, got {x.shape[0]}")
+        for i in range(self.size):
+            if not isfinite(x[i]) or not -DECODABLE < x[i] < DECODABLE:
+                return None
+        v = _NEW_VIEW(View)
+        v.num_players = self.n
+        index = first(x, at["phase"], length["phase"])
+        v.phase = PHASE_NAMES[index or 0]
+        v.acting = first(x, at["acting"], length["acting"]) or 0
+        v.active = first(x, at["active"], length["active"]) or 0
+        v.turn = <long>nearbyint(<double>x[<Py_ssize_t>at["turn"]] * max_turns)
+        v.over = x[<Py_ssize_t>at["over"]] != 0
+        for name in _COUNTS:
+            setattr(v, name, counts(x, at[name], length[name]))
+        for name in _FLAGS:
+            setattr(v, name, flags(x, at[name], length[name]))
+        for name in _SCALED:
+            start = at[name]
+            setattr(v, name, [scaled(x[i], SCORE_SCALE) for i in range(start, start + <Py_ssize_t>length[name])])
+        for name in _COUNT_ROWS:
+            start, size, w = at[name], length[name], width[name]
+            setattr(v, name, [counts(x, i, w) for i in range(start, start + size, w)])
+        for name in _COUNT_SCALARS:
+            setattr(v, name, <long>x[<Py_ssize_t>at[name]])
+        v.pedestal = x[<Py_ssize_t>at["pedestal"]] != 0
+        v.throne = x[<Py_ssize_t>at["throne"]] != 0
+        v.ceremony_offer = scaled(x[<Py_ssize_t>at["ceremony_offer"]], SCORE_SCALE)
+        top = first(x, at["deck_top"], length["deck_top"])
+        v.deck_top = EMPTY if top is None else top
+        v.palms = squares(x, at["palms"], length["palms"])
+        v.covered = squares(x, at["covered"], length["covered"])
+        v.sanctuaries = squares(x, at["sanctuary"], length["sanctuary"])
+        start, size, w = at["sanctuary_owner"], length["sanctuary_owner"], width["sanctuary_owner"]
+        v.owned = [squares(x, i, w) for i in range(start, start + size, w)]
+        start = at["tile_anchor"]
+        v.tile_anchor = [None if x[i] == 0 else <long>x[i] - 1 for i in range(start, start + <Py_ssize_t>length["tile_anchor"])]
+        v.top_tile = first(x, at["top_tile"], length["top_tile"])
+        start, size, w = at["refill_cards"], length["refill_cards"], width["refill_cards"]
+        cards = []
+        for i in range(start, start + size, w):
+            card = first(x, i, w)
+            if card is not None:
+                cards.append(card)
+        v.refill_cards = cards
+        v.tile = first(x, at["tile"], length["tile"])
+        v.orient = first(x, at["orient"], length["orient"])
+        v.offered_sanctuary = squares(x, at["offered_sanctuary"], length["offered_sanctuary"])
+        v.envoy_resource = first(x, at["envoy_resource"], length["envoy_resource"])
+        v.envoy_target = first(x, at["envoy_target"], length["envoy_target"])
+        return v

@@ -288,7 +288,24 @@ def decode_vector(vector: np.ndarray, num_players: int, max_turns: int) -> View:
     x = np.asarray(vector, dtype=np.float32)
     if x.shape != (size,):
         raise ValueError(f"an observation for {n} players has {size} entries, got shape {x.shape}")
+    if _observe is not None:
+        decoded = _decoder(n).decode(np.ascontiguousarray(x), max_turns)
+        if decoded is not None:
+            return decoded
+    return decode_python(x, n, max_turns)
 
+
+@cache
+def _decoder(num_players: int) -> Any:
+    slices, shapes, _ = _layout(num_players)
+    return _observe.Decoder(slices, shapes, num_players)
+
+
+def decode_python(x: np.ndarray, num_players: int, max_turns: int) -> View:
+    """:func:`decode_vector` in Python (``x`` of the right size): the reference the compiled decoder is
+    tested against, and the reader of vectors it leaves (entries not finite or beyond a C integer)."""
+    n = num_players
+    slices, shapes, _ = _layout(n)
     flat = x.tolist()  # Python floats: reading them one by one is far cheaper than from the array
 
     def part(name: str) -> list[float]:

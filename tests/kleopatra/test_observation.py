@@ -80,6 +80,42 @@ def test_the_compiled_encoder_writes_the_reference_vector() -> None:
                             pytest.fail(f"{n}p {mode} seed {seed} seat {seat} at {s.phase.name}: {sorted(bad)}")
 
 
+def test_the_compiled_decoder_reads_the_reference_view() -> None:
+    if not O.COMPILED:
+        if os.environ.get("SOBEK_PURE_PYTHON", "") not in ("", "0"):
+            pytest.skip("SOBEK_PURE_PYTHON forces the Python decoder")
+        pytest.fail("the compiled decoder sobek_env.kleopatra._observe was not built; reinstall with "
+                    "`pip install -e .` on a machine with Cython and a C compiler")
+    for n in (2, 3, 4, 5):
+        for mode in MODES:
+            observer = O.Observer(n, mode)
+            for seed in range(3 if LONG else 1):
+                for s in states(n, seed, every=1 if LONG else 3):
+                    for seat in range(n):
+                        vector = observer.encode(s, seat).copy()
+                        want = O.decode_python(vector, n, s.rules.max_turns)
+                        got = O.decode_vector(vector, n, s.rules.max_turns)
+                        # repr tells an int from a bool, which == does not
+                        if got != want or repr(got) != repr(want) or vars(got).keys() != vars(want).keys():
+                            bad = sorted(k for k in vars(want) if repr(vars(got).get(k)) != repr(vars(want)[k]))
+                            pytest.fail(f"{n}p {mode} seed {seed} seat {seat} at {s.phase.name}: {bad}")
+
+
+@pytest.mark.parametrize("odd", [float("nan"), float("inf"), 3e9, -3e9])
+def test_a_vector_the_compiled_decoder_cannot_hold_is_read_as_the_reference_reads_it(odd: float) -> None:
+    vector = O.Observer(3).encode(GameState.new(3, seed=0), 0).copy()
+    vector[observation_layout(3)["hand"].start] = odd
+    try:
+        want = O.decode_python(vector, 3, 400)
+    except (ValueError, OverflowError) as error:
+        with pytest.raises(type(error)):
+            O.decode_vector(vector, 3, 400)
+    else:
+        assert repr(O.decode_vector(vector, 3, 400)) == repr(want)
+    with pytest.raises(ValueError, match="has 949 entries"):
+        O.decode_vector(vector[:-1], 3, 400)
+
+
 def test_a_reloaded_state_with_a_different_garden_is_not_drawn_from_the_cache() -> None:
     observer = O.Observer(3)
     s = GameState.new(3, seed=0)
