@@ -8,7 +8,8 @@ encoder, :meth:`Observer.encode_python`, copies a View into numbers and nothing 
 A compiled twin (``sobek_env/kleopatra/_observe.pyx``, built by ``pip install`` when Cython and a C
 compiler are at hand) writes the identical vector straight from the state, keeping the garden's rows
 between calls until the palace changes; :meth:`Observer.encode` uses it when it was built (the tests
-compare the two on every seat of many games). ``SOBEK_PURE_PYTHON=1`` forces the Python path.
+compare the two on every seat of many games). Its compiled decoder likewise reads a vector back for
+:func:`decode` (:func:`decode_python` is the reference). ``SOBEK_PURE_PYTHON=1`` forces the Python paths.
 
 Entries are counts, 0/1 flags, one-hot rows, or (talents, amulets, offers) counts divided by
 ``SCORE_SCALE``; ``turn`` is the turn divided by ``max_turns``. :func:`observation_bounds` gives
@@ -284,7 +285,7 @@ def _squares(values: list[float]) -> list[int]:
 def decode_vector(vector: np.ndarray, num_players: int, max_turns: int) -> View:
     """Read an observation vector back into the :class:`~.view.View` it was written from."""
     n = num_players
-    slices, shapes, size = _layout(n)
+    size = _layout(n)[2]
     x = np.asarray(vector, dtype=np.float32)
     if x.shape != (size,):
         raise ValueError(f"an observation for {n} players has {size} entries, got shape {x.shape}")
