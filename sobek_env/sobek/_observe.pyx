@@ -381,3 +381,169 @@ def _widths(dict at, Py_ssize_t size) -> dict:
     ordered = sorted(at.items(), key=lambda item: item[1])
     ends = [start for _, start in ordered[1:]] + [size]
     return {name: end - start for (name, start), end in zip(ordered, ends)}
+
+
+# ---------------------------------------------------------------------- decoding
+
+cimport cython
+from libc.math cimport isfinite, nearbyint
+
+from .phases import PHASES as _PHASES
+
+cdef list _PHASE_LIST = list(_PHASES)
+cdef double DECODABLE = 2147483648.0  # 2**31: beyond it (or not finite) the Python decoder reads the vector
+cdef int HIDDEN_COLUMN = NILE_COLUMNS - 1  # decode.HIDDEN: a face-down character on the Nile
+cdef int FIRST_CHARACTER_KIND = NILE_COLUMNS - 1
+
+
+cdef inline list ints_of(const float[::1] x, Py_ssize_t at, Py_ssize_t size):
+    return [<long>x[i] for i in range(at, at + size)]
+
+
+cdef inline list rows_of(const float[::1] x, Py_ssize_t at, Py_ssize_t rows, Py_ssize_t width):
+    return [ints_of(x, at + r * width, width) for r in range(rows)]
+
+
+cdef inline list scaled_of(const float[::1] x, Py_ssize_t at, Py_ssize_t size):
+    return [<long>nearbyint(<double>x[i] * SCORE_SCALE) for i in range(at, at + size)]  # round(): halves to even
+
+
+cdef inline long index_of(const float[::1] x, Py_ssize_t at, Py_ssize_t size):
+    """The first entry whose whole part is 1, else -1 (``decode.View``'s ``index``)."""
+    cdef Py_ssize_t i
+    for i in range(size):
+        if <long>x[at + i] == 1:
+            return i
+    return -1
+
+
+cdef inline void add_rows(long *out, const float[::1] x, Py_ssize_t at, Py_ssize_t rows):
+    """Add ``rows`` rows of K counts from ``at`` to ``out``."""
+    cdef Py_ssize_t r, k
+    for r in range(rows):
+        for k in range(K):
+            out[k] += <long>x[at + r * K + k]
+
+
+cdef class Decoder:
+    """Reads an observation vector into a :class:`~sobek_env.sobek.decode.View`: the compiled twin of the
+    Python reading in ``View.__init__`` (the reference), which the tests compare it with on every seat of
+    many games. :meth:`fill` returns None for a vector it leaves to the reference (an entry not finite or
+    too large for a C integer), so errors and edge cases stay the reference's."""
+
+    cdef Py_ssize_t n, size
+    cdef dict at, length
+    cdef Py_ssize_t nile_rows, nile_width
+
+    def __init__(self, dict slices, dict shapes, int num_players):
+        self.n = num_players
+        self.at = {name: sl.start for name, sl in slices.items()}
+        self.length = {name: sl.stop - sl.start for name, sl in slices.items()}
+        self.size = max(sl.stop for sl in slices.values())
+        self.nile_rows, self.nile_width = shapes["nile"]
+        for name in ("hand", "pile", "discard", "vizier_pile", "building"):
+            assert shapes[name] == (K,), name
+        for name in ("set_cards", "horizontal", "known_hands", "known_piles"):
+            assert shapes[name][len(shapes[name]) - 1] == K, name  # (no negative indices: wraparound is off)
+        assert self.nile_width == NILE_COLUMNS
+
+    @cython.boundscheck(True)
+    def fill(self, view, const float[::1] x, object catalogue):
+        """Set ``view``'s fields read from ``x``; return (unseen per kind, the observer's own cards off his
+        hand, each seat's pile size by its backs), what the rest of ``View.__init__`` derives from, or
+        None to leave ``x`` to the reference."""
+        cdef dict at = self.at, length = self.length
+        cdef Py_ssize_t n = self.n, i, k, r, best, start
+        cdef long own[K]
+        cdef long seen[K]
+        cdef double unseen[K]
+        cdef long total, value, hidden, phase
+        cdef double left, factor
+        cdef bint building_off
+        if x.shape[0] != self.size:
+            return None
+        for i in range(self.size):
+            if not isfinite(x[i]) or not -DECODABLE < x[i] < DECODABLE:
+                return None
+        view.hand = hand = ints_of(x, at["hand"], K)
+        view.pile = ints_of(x, at["pile"], K)
+        start = at["nile"]
+        nile = []
+        for r in range(self.nile_rows):  # argmax of each row with a nonzero entry: the Nile fills from 0
+            best = -1
+            for k in range(self.nile_width):
+                value = <long>x[start + r * self.nile_width + k]
+                if value != 0 and best < 0:
+                    best = 0
+            if best == 0:
+                for k in range(1, self.nile_width):
+                    if <long>x[start + r * self.nile_width + k] > <long>x[start + r * self.nile_width + best]:
+                        best = k
+                nile.append(best)
+        view.nile = nile
+        view.deck = <long>x[<Py_ssize_t>at["deck_size"]]
+        view.round = index_of(x, at["round"], length["round"]) + 1
+        view.scores = scaled_of(x, at["scores"], n)
+        view.hand_backs = backs = rows_of(x, at["hand_backs"], n, 3)
+        view.hand_size = [sum(b) for b in backs]
+        view.curses = ints_of(x, at["curses"], n)
+        start = at["sets"]
+        view.sets = [rows_of(x, start + p * SLOTS * 3, SLOTS, 3) for p in range(n)]
+        view.set_points = scaled_of(x, at["set_points"], n)
+        view.known_hands = rows_of(x, at["known_hands"], n - 1, K)
+        view.known_piles = rows_of(x, at["known_piles"], n - 1, K)
+        view.tokens_left = <long>x[<Py_ssize_t>at["tokens_left"]]
+        view.used_tokens = ints_of(x, at["used_tokens"], T)
+        view.token_choice = ints_of(x, at["token_choice"], T)
+        known_tokens = ints_of(x, at["tokens_known"], T)
+        view.tokens_known = known_tokens if any(known_tokens) else None
+        view.discard = ints_of(x, at["discard"], K)
+        view.vizier_pile = ints_of(x, at["vizier_pile"], K)
+        view.building = ints_of(x, at["building"], K)
+        phase = index_of(x, at["phase"], length["phase"])
+        # decode.View: PHASES[index].name, where no entry of 1 (-1) names the last phase
+        view.phase = None if phase == 0 else _PHASE_LIST[phase if phase >= 0 else len(_PHASE_LIST) - 1].name
+        view.phase_goods = index_of(x, at["phase_goods"], length["phase_goods"])
+        view.phase_target = index_of(x, at["phase_target"], length["phase_target"])
+        view.guild_symbol = index_of(x, at["guild_symbol"], length["guild_symbol"])
+        view.horizontal = rows_of(x, at["horizontal"], n, K)
+        view.last_points = scaled_of(x, at["last_points"], n)
+        view.last_corruption = ints_of(x, at["last_corruption"], n)
+        view.last_curses = ints_of(x, at["last_curses"], n)
+        view.last_most_corrupt = ints_of(x, at["last_most_corrupt"], n)
+        view.last_penalty = scaled_of(x, at["last_penalty"], n)
+
+        # what the observer has seen this round, as View.__init__ counts it
+        building_off = view.phase in ("set", "horizontal_set")
+        for k in range(K):
+            own[k] = 0
+        for name in ("hand", "pile", "discard"):
+            add_rows(own, x, at[name], 1)
+        add_rows(own, x, at["set_cards"], n)
+        if building_off:
+            add_rows(own, x, at["building"], 1)
+        add_rows(own, x, at["horizontal"], n)
+        total = 0
+        for k in range(K):
+            total += own[k]
+            seen[k] = own[k]
+        add_rows(seen, x, at["known_hands"], n - 1)
+        add_rows(seen, x, at["known_piles"], n - 1)
+        start = at["nile"]
+        for r in range(self.nile_rows):
+            for k in range(NILE_COLUMNS - 1):
+                seen[k] += <long>x[start + r * self.nile_width + k]
+        for k in range(K):
+            value = <long>catalogue[k] - seen[k]
+            unseen[k] = <double>(value if value > 0 else 0)
+        hidden = nile.count(HIDDEN_COLUMN)
+        if hidden:  # a face-down character on the Nile is no longer in the deck
+            left = 0.0
+            for k in range(FIRST_CHARACTER_KIND, K):
+                left += unseen[k]  # whole numbers: exact in any order
+            factor = (left - hidden if left - hidden > 0.0 else 0.0) / left if left else 0.0
+            for k in range(FIRST_CHARACTER_KIND, K):
+                unseen[k] *= factor
+        start = at["pile_backs"]
+        piles = [<long>x[start + 3 * p] + <long>x[start + 3 * p + 1] + <long>x[start + 3 * p + 2] for p in range(n)]
+        return [unseen[k] for k in range(K)], total, piles

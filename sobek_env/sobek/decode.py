@@ -5,6 +5,10 @@ Agents see only the observation dict and the table they sit at (game, players, m
 options); :class:`View` decodes one observation through the table's layout, so strategy code
 reads ``view.hand`` or ``view.nile`` instead of offsets, and ``view.fits`` or
 ``view.kind_scarabs`` for the table's rules instead of assuming the defaults.
+
+Every decision of a baseline decodes its observation, and a search's rollouts make that most of their
+time: where the compiled encoder was built, its twin ``_observe.Decoder`` reads the vector, and
+``View._read`` (the reference, which the tests compare it with) reads only what it leaves.
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ from .catalogue import (
     Rules,
     make_rules,
 )
-from .observation import observation_layout, observation_shapes
+from .observation import _observe, observation_layout, observation_shapes
 from .phases import PHASES
 
 NUM_GOODS = len(GOODS)
@@ -60,6 +64,12 @@ class Counts:
 def _tables(num_players: int, rules_key: tuple) -> tuple[Rules, Counts, dict[str, slice], dict[str, tuple]]:
     rules = make_rules(num_players, **{key: dict(value) for key, value in rules_key})
     return rules, Counts(rules), observation_layout(num_players), observation_shapes(num_players)
+
+
+@cache
+def _decoder(num_players: int) -> Any:
+    """The compiled reader of observations for ``num_players`` (``_observe.Decoder``)."""
+    return _observe.Decoder(observation_layout(num_players), observation_shapes(num_players), num_players)
 
 
 def rules_key(rules: Mapping[str, Any]) -> tuple:
@@ -113,10 +123,30 @@ class View:
         self.fits, self.members, self.kind_scarabs = rules_.fits, rules_.members, rules_.kind_scarabs
         self.kind_goods, self.catalogue = rules_.kind_goods, rules_.catalogue
         vector = np.asarray(observation["observation"])
-        counts = vector.astype(np.int64)  # every entry but the scores and points is a count
-        values = counts.tolist()
         self.mask = observation["action_mask"]
         self.n = n
+        read = None
+        if _observe is not None and vector.dtype == np.float32 and vector.ndim == 1:
+            read = _decoder(n).fill(self, np.ascontiguousarray(vector), rules_.catalogue)
+        if read is None:
+            read = self._read(vector, tables, lay, shapes)
+        unseen, own_cards, pile_backs = read
+        self.unseen = unseen
+        deck_like = np.array(unseen) * tables.deck_kinds
+        self.coming = (deck_like @ tables.coming).tolist()
+        self.coming_scarabs = (deck_like @ tables.coming_scarabs).tolist()
+        self.coming_amulets = float(deck_like[AMULET])
+        self.coming_total = float(deck_like.sum())
+        placed = self.deck + len(self.nile) + sum(self.hand_size) + own_cards - sum(self.hand)
+        self.pile_size = self._pile_sizes(pile_backs, tables.round_cards - placed)
+
+    def _read(self, vector: np.ndarray, tables: Counts, lay: dict[str, slice],
+              shapes: dict[str, tuple]) -> tuple[list[float], int, list[int]]:
+        """Read ``vector`` into the fields (the reference the compiled decoder is tested against); return
+        what the rest is derived from: the unseen cards per kind, the observer's own cards off his hand
+        (pile, discard, sets) and in it, and each seat's pile size by its backs."""
+        counts = vector.astype(np.int64)  # every entry but the scores and points is a count
+        values = counts.tolist()
 
         def block(name: str) -> np.ndarray:
             return counts[lay[name]].reshape(shapes[name])
@@ -172,14 +202,7 @@ class View:
         if hidden:  # a face-down character on the Nile is no longer in the deck
             left = unseen[_CHARACTERS].sum()
             unseen[_CHARACTERS] *= max(0.0, left - hidden) / left if left else 0.0
-        self.unseen = unseen.tolist()
-        deck_like = unseen * tables.deck_kinds
-        self.coming = (deck_like @ tables.coming).tolist()
-        self.coming_scarabs = (deck_like @ tables.coming_scarabs).tolist()
-        self.coming_amulets = float(deck_like[AMULET])
-        self.coming_total = float(deck_like.sum())
-        placed = self.deck + len(self.nile) + sum(self.hand_size) + int(own.sum()) - sum(self.hand)
-        self.pile_size = self._pile_sizes(block("pile_backs").sum(axis=1).tolist(), tables.round_cards - placed)
+        return unseen.tolist(), int(own.sum()), block("pile_backs").sum(axis=1).tolist()
 
     def _pile_sizes(self, sizes: list[int], unaccounted: int) -> list[float]:
         """Corruption pile size per seat: own exactly; opponents from the memory counts, or else

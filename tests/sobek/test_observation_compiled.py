@@ -16,6 +16,8 @@ import numpy as np
 import pytest
 
 from sobek_env import GameState
+from sobek_env.sobek import GAME
+from sobek_env.sobek import decode as D
 from sobek_env.sobek import observation as O
 from sobek_env.sobek import phases as P
 from sobek_env.sobek.phases import PHASES
@@ -178,3 +180,75 @@ def test_observer_encode_matches_the_reference() -> None:
     for s in random_game(4, seed=5):
         for seat in range(4):
             assert np.array_equal(observer.encode(s, seat), reference.encode_python(s, seat))
+
+
+# ---------------------------------------------------------------------- the compiled decoder
+
+
+def mask_of(s: GameState) -> np.ndarray:
+    mask = np.zeros(GAME.num_actions, dtype=np.int8)
+    if not s.is_over:
+        mask[s.legal_actions()] = 1
+    return mask
+
+
+def decoded_both_ways(observation: dict, num_players: int, rules: dict) -> tuple[D.View, D.View]:
+    """The View of ``observation`` read by the compiled decoder, and by the Python reference."""
+    compiled_module()
+    got = D.View(observation, num_players, rules)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(D, "_observe", None)
+        want = D.View(observation, num_players, rules)
+    return got, want
+
+
+def check_decoded(observation: dict, num_players: int, rules: dict, where: str) -> None:
+    got, want = decoded_both_ways(observation, num_players, rules)
+    # repr tells an int from a bool or a float, which == does not
+    differ = [name for name in D.View.__slots__
+              if hasattr(want, name) and repr(getattr(got, name, "missing")) != repr(getattr(want, name))]
+    if differ:
+        pytest.fail(f"{where}: the compiled decoder differs in {differ}")
+
+
+@pytest.mark.parametrize("mode", O.MODES)
+@pytest.mark.parametrize("num_players", [2, 3, 4])
+def test_random_games_decode_identically(num_players: int, mode: str) -> None:
+    observer = O.Observer(num_players, mode)
+    hidden = 0
+    for game in range(GAMES // 2):
+        options = {"scarabs": {"ivory": 5, "cattle": 0}} if game == 0 else {}
+        for step, s in enumerate(random_game(num_players, 2000 * num_players + game, **options)):
+            for seat in range(num_players):
+                observation = {"observation": observer.encode(s, seat).copy(), "action_mask": mask_of(s)}
+                check_decoded(observation, num_players, options, f"game {game}, step {step}, seat {seat}")
+            hidden += D.HIDDEN in D.View(observation, num_players, options).nile
+    assert hidden  # some views held a face-down character, whose share of the unseen cards is scaled
+
+
+@pytest.mark.parametrize("num_players", [2, 4])
+def test_hand_built_pending_states_decode_identically(num_players: int) -> None:
+    s = _busy_table(num_players, seed=num_players)
+    for mode in O.MODES:
+        observer = O.Observer(num_players, mode)
+        for pending in _pendings(num_players):
+            s.pending, s.current_player = pending, 0
+            observation = {"observation": observer.encode(s, 0).copy(), "action_mask": mask_of(s)}
+            check_decoded(observation, num_players, {}, f"pending {pending}, {mode}")
+
+
+@pytest.mark.filterwarnings("ignore:invalid value encountered in cast:RuntimeWarning")  # the reference's NaN
+@pytest.mark.parametrize("odd", [float("nan"), float("inf"), 3e9, -3e9, 2.5, -1.0])
+def test_vectors_no_encoder_writes_decode_as_the_reference_reads_them(odd: float) -> None:
+    s = _busy_table(3, seed=3)
+    vector = O.Observer(3).encode(s, 0).copy()
+    layout = O.observation_layout(3)
+    for name in ("hand", "nile", "scores", "phase", "known_hands", "pile_backs"):
+        bent = vector.copy()
+        bent[layout[name].start] = odd
+        observation = {"observation": bent, "action_mask": mask_of(s)}
+        try:
+            check_decoded(observation, 3, {}, f"{odd} in {name}")
+        except (ValueError, OverflowError, IndexError) as error:  # the reference's own error, raised alike
+            with pytest.raises(type(error)):
+                D.View(observation, 3)
