@@ -163,10 +163,10 @@ class ISMCTSAgent(SeededAgent):
         self.c = float(c)
         self.depth = depth
         self.rollout = rollout
-        self._policy = None if rollout == "random" else _RolloutPolicy(table, rollout)
+        self._policy = None if rollout == "random" else RolloutPolicy(table, rollout)
         self.guide = guide
         self.bias = float(bias)
-        self._guide = None if guide == "none" else _RolloutPolicy(table, guide)
+        self._guide = None if guide == "none" else RolloutPolicy(table, guide)
         self.squash = float(squash)
         self._scale = squash * table.game.score_scale
         self.mode = mode
@@ -314,7 +314,7 @@ def _rank(child: Node | None) -> tuple[int, float]:
     return (child.visits, child.total / child.visits)
 
 
-class _RolloutPolicy:
+class RolloutPolicy:
     """A baseline agent playing every seat of a rollout, each from that seat's own observation."""
 
     def __init__(self, table: Table, name: str) -> None:

@@ -13,6 +13,9 @@ for each game at its smallest and largest table:
 - engine: the state's ``legal_actions`` + ``apply``;
 - AEC: ``env.last()`` (observation and action mask) + ``env.step`` on ``sobek_env.env(game=...)``;
 - single: ``SingleAgentEnv.step`` for the learner, random opponents playing inside it;
+- heuristic (at each game's default table only): the ``heuristic`` baseline deciding for every seat from
+  that seat's observation (encoded, decoded, decided), what the search settings' rollouts spend their
+  time on; its steps are decisions, not compared with the peers;
 - search (at each game's default table only): the ``ismcts`` tree search (``SEARCH_SPECS``) deciding one
   position every :data:`SEARCH_EVERY` steps of random play; there a step is one simulation
   (steps/s: simulations per second) and a game is one decision (ms/game: milliseconds per decision),
@@ -219,6 +222,28 @@ def search_loop(game: Game, num_players: int) -> Loop:
     return run
 
 
+def rollout_loop(game: Game, num_players: int) -> Loop:
+    """The ``heuristic`` playing every seat from that seat's observation (encoded, decoded, decided), as in
+    the rollouts of both games' search settings, which spend nearly all their time there."""
+    from agents.ismcts import RolloutPolicy
+
+    def run(budget: float) -> Figure:
+        policy = RolloutPolicy(game.table(num_players), "heuristic")
+        steps = games = 0
+        start = CLOCK()
+        while True:
+            state = game.new(num_players, seed=SEED + games)
+            policy.seed(SEED + games)
+            while not state.is_over:
+                state.apply(policy.act(state))
+                steps += 1
+            games += 1
+            if CLOCK() - start >= budget:
+                return Figure(steps, games, CLOCK() - start)
+
+    return run
+
+
 def pettingzoo_peer(name: str) -> Loop:
     """PettingZoo's classic ``leduc`` or ``texas`` hold'em (pure Python over rlcard) in the AEC loop."""
     from pettingzoo.classic import leduc_holdem_v4, texas_holdem_v4
@@ -297,6 +322,8 @@ def game_rows(game: Game, breakdown: bool = False) -> list[Row]:
         out.append(Row(f"{game.name}_single_{n}p", f"{game.name}: SingleAgentEnv.step, {n}p",
                        lambda n=n: single_loop(game, n)))
     n = game.default_players
+    out.append(Row(f"{game.name}_heuristic_{n}p", f"{game.name}: heuristic in every seat, {n}p",
+                   lambda: rollout_loop(game, n), compare=False))
     out.append(Row(f"{game.name}_ismcts_{n}p", f"{game.name}: ismcts simulations (games: decisions), {n}p",
                    lambda: search_loop(game, n), compare=False))
     if breakdown:

@@ -10,7 +10,7 @@ from pathlib import Path
 BENCH = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_env.py"
 OURS = ("sobek_engine_2p", "sobek_engine_4p", "sobek_aec_original_2p", "sobek_aec_memory_2p",
         "sobek_aec_original_4p", "sobek_aec_memory_4p", "sobek_single_2p", "sobek_single_4p", "sobek_ismcts_2p",
-        "kleopatra_ismcts_3p")
+        "sobek_heuristic_2p", "kleopatra_heuristic_3p", "kleopatra_ismcts_3p")
 
 
 def test_quick_benchmark_prints_a_table_of_positive_figures(tmp_path: Path) -> None:
@@ -24,6 +24,7 @@ def test_quick_benchmark_prints_a_table_of_positive_figures(tmp_path: Path) -> N
     for key in OURS:
         assert rows[key]["steps_per_s"] > 0 and rows[key]["games_per_s"] > 0 and rows[key]["ms_per_game"] > 0
     assert rows["sobek_ismcts_2p"]["ratios"] == {}  # simulations are not environment steps
+    assert rows["kleopatra_heuristic_3p"]["ratios"] == {}  # nor are a baseline's decisions
     for peer in ("leduc", "texas", "gin", "gin_obs"):  # measured when installed, else said so
         assert rows[peer].get("steps_per_s", 1) > 0
         assert "missing" not in rows[peer] or "pip install" in rows[peer]["missing"]
