@@ -1,0 +1,201 @@
+"""Where an agent departs from a baseline: its decisions in replays, each set beside what the baseline would
+have done from the same observation.
+
+    python -m agents.departures records/bar-kleopatra-ismcts/replays --agent ismcts --baseline heuristic --late 0.6
+
+Each replay (``evaluate.py --save-replays``, or a directory of them) is played again. At every decision of
+a seat that ``--agent`` played (its spec as the replay's header names it) with more than one legal action,
+from ``--late`` of the game on (``Game.progress``), the ``--baseline`` agent is asked for its choice from
+that seat's observation in the replay's mode (an agent that searches the state is handed it). Printed: the
+decisions compared and how many differ, then per phase (the pending sub-decision) the same and the most
+common departures, as ``baseline's action -> agent's action``. ``--json`` prints one JSON object.
+
+The baseline is seeded from each replay's seed and the seat, so the figures are the same at every run.
+What it shows is where a search or a learned agent changes the baseline's play, not whether the change
+was right; ``agents.paired`` measures that on the same deals.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from sobek_env.replay import Replay, ReplayError
+
+from .arguments import TrainingParser
+from .registry import make
+
+COMMON = 4  # departures listed per phase
+
+
+@dataclass
+class Phase:
+    """The decisions of one phase: how many were compared, how many differ, and the departures by kind."""
+
+    decisions: int = 0
+    differ: int = 0
+    departures: Counter = field(default_factory=Counter)  # (baseline's action, agent's action) -> count
+
+
+@dataclass
+class Departures:
+    """What :func:`departures` found over a set of replays."""
+
+    agent: str
+    baseline: str
+    late: float
+    games: int = 0
+    phases: dict[str, Phase] = field(default_factory=dict)
+
+    @property
+    def decisions(self) -> int:
+        return sum(p.decisions for p in self.phases.values())
+
+    @property
+    def differ(self) -> int:
+        return sum(p.differ for p in self.phases.values())
+
+
+def phase_name(state: Any) -> str:
+    """The name of the state's pending sub-decision (``turn`` at the start of a turn)."""
+    phase = state.phase
+    return getattr(phase, "name", phase) or "turn"
+
+
+def read_replays(paths: list[Path]) -> list[tuple[Path, Replay]]:
+    """Every replay of ``paths`` (files, or directories of ``*.jsonl`` files), in name order; ValueError
+    naming a path that holds none or a file that cannot be played again."""
+    files: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            found = sorted(path.glob("*.jsonl"))
+            if not found:
+                raise ValueError(f"{str(path)!r} holds no replay (*.jsonl)")
+            files += found
+        elif path.is_file():
+            files.append(path)
+        else:
+            raise ValueError(f"{str(path)!r}: no such file or directory")
+    out = []
+    for path in files:
+        try:
+            out.append((path, Replay.load(path)))
+        except (OSError, ReplayError) as exc:
+            raise ValueError(str(exc)) from None
+    return out
+
+
+def compare_replay(replay: Replay, agent: str, baseline: str, late: float, found: Departures) -> None:
+    """Add ``replay``'s decisions of the seats ``agent`` played to ``found``."""
+    seats = [seat for seat, spec in enumerate(replay.agents) if spec == agent]
+    game = replay.game_object
+    table = game.table(replay.num_players, replay.mode, **replay.rules)
+    observer = game.observer(replay.num_players, replay.mode)
+    askers = {seat: make(baseline, table=table, seed=replay.seed * 1000 + seat) for seat in seats}
+    mask = np.zeros(game.num_actions, dtype=np.int8)
+    names = game.action_names
+    state = replay.new_state()
+    for seat, action in replay.actions:
+        if seat in askers:
+            legal = state.legal_actions()
+            if len(legal) > 1 and game.progress(state) >= late:
+                mask[:] = 0
+                mask[legal] = 1
+                observation = {"observation": observer.encode(state, seat), "action_mask": mask}
+                asker = askers[seat]
+                if getattr(asker, "wants_state", False):
+                    choice = asker.act(observation, state=state.clone())
+                else:
+                    choice = asker.act(observation)
+                phase = found.phases.setdefault(phase_name(state), Phase())
+                phase.decisions += 1
+                if choice != action:
+                    phase.differ += 1
+                    phase.departures[(names[choice], names[action])] += 1
+        state.apply(action)
+    found.games += 1
+
+
+def departures(replays: list[tuple[Path, Replay]], agent: str, baseline: str, late: float = 0.0) -> Departures:
+    """The decisions of ``agent`` in ``replays`` against ``baseline``'s from the same observations;
+    ValueError if a replay seats no ``agent``, or the baseline cannot sit at its table."""
+    found = Departures(agent, baseline, late)
+    for path, replay in replays:
+        if agent not in replay.agents:
+            raise ValueError(f"{str(path)!r}: no seat is played by {agent!r} (its seats: {', '.join(replay.agents)})")
+        compare_replay(replay, agent, baseline, late, found)
+    return found
+
+
+def share(part: int, whole: int) -> str:
+    return f"{100 * part / whole:.1f}%" if whole else "-"
+
+
+def format_departures(found: Departures) -> str:
+    """The comparison as a few lines and a table by phase, the most common phases first."""
+    lines = [f"{found.games:,} games, {found.decisions:,} decisions of {found.agent} with a choice"
+             + (f" from {found.late:g} of the game on" if found.late else "")
+             + f": {found.differ:,} ({share(found.differ, found.decisions)}) differ from {found.baseline}'s",
+             "", f"{'phase':<16} {'decisions':>9} {'differ':>7} {'share':>6}   "
+             f"most common ({found.baseline} -> {found.agent})"]
+    for name, phase in sorted(found.phases.items(), key=lambda item: (-item[1].decisions, item[0])):
+        common = ", ".join(f"{b} -> {a} ({n})" for (b, a), n in phase.departures.most_common(COMMON))
+        lines.append(f"{name:<16} {phase.decisions:>9,} {phase.differ:>7,} {share(phase.differ, phase.decisions):>6}   "
+                     f"{common}")
+    return "\n".join(lines)
+
+
+def as_json(found: Departures) -> dict:
+    doc = asdict(found)
+    doc["decisions"], doc["differ"] = found.decisions, found.differ
+    for name, phase in found.phases.items():
+        doc["phases"][name]["departures"] = [{"baseline": b, "agent": a, "count": n}
+                                             for (b, a), n in phase.departures.most_common()]
+    return doc
+
+
+def unit_share(text: str) -> float:
+    """argparse type: a share of the game from 0 to 1."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number from 0 to 1, got {text}") from None
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"must be a number from 0 to 1, got {text}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = TrainingParser(prog="python -m agents.departures",
+                            description="Where an agent's decisions in replays depart from a baseline's, "
+                                        "asked from the same observations.")
+    parser.add_argument("replays", type=Path, nargs="+", help="replay files, or directories of them")
+    parser.add_argument("--agent", required=True, metavar="SPEC",
+                        help="the spec, as the replays' headers name it, whose decisions are compared")
+    parser.add_argument("--baseline", default="heuristic", metavar="SPEC",
+                        help="the agent asked at each of those decisions (default heuristic)")
+    parser.add_argument("--late", type=unit_share, default=0.0, metavar="X",
+                        help="only decisions from this share of the game on (Game.progress; default 0)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        found = departures(read_replays(args.replays), args.agent, args.baseline, args.late)
+    except (OSError, ValueError) as exc:  # a bad file or spec, a missing model file
+        parser.error(str(exc))
+    print(json.dumps(as_json(found)) if args.json else format_departures(found))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
