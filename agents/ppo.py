@@ -335,14 +335,24 @@ def save_ppo(model: MaskablePPO, path: str | Path, meta: dict, with_optimizer: b
     ``with_optimizer=True`` makes a training checkpoint: the optimizer's state and the trainer's
     counters too. Without them the file is a third of the size: enough to play and to fine-tune.
     """
-    record = {"format": MODEL_FORMAT, **meta,
-              "observation_size": int(model.observation_space.shape[0]), "action_count": int(model.action_space.n),
-              "policy": describe_policy(model.policy)}
-    optimizer = None
     if with_optimizer:
-        record["training"] = {"num_timesteps": int(model.num_timesteps), "n_updates": int(model._n_updates)}
-        optimizer = model.policy.optimizer.state_dict()
-    write_model(path, check_meta(record, path), model.policy.state_dict(), optimizer)
+        training = {"num_timesteps": int(model.num_timesteps), "n_updates": int(model._n_updates)}
+        save_policy(model.policy, path, meta, training, model.policy.optimizer.state_dict())
+    else:
+        save_policy(model.policy, path, meta)
+
+
+def save_policy(policy: MaskableActorCriticPolicy, path: str | Path, meta: dict, training: dict | None = None,
+                optimizer: dict | None = None) -> None:
+    """Save a policy network (trained by :func:`save_ppo`'s MaskablePPO or otherwise, as agents.imitation
+    does) to ``path`` with ``meta`` in ``sobek.json``: a model ``ppo:`` plays and ``train.py --init`` starts
+    from. ``training`` (counters) and ``optimizer`` (its state) make it a training checkpoint."""
+    record = {"format": MODEL_FORMAT, **meta,
+              "observation_size": int(policy.observation_space.shape[0]), "action_count": int(policy.action_space.n),
+              "policy": describe_policy(policy)}
+    if training is not None:
+        record["training"] = training
+    write_model(path, check_meta(record, path), policy.state_dict(), optimizer)
 
 
 def load_ppo(

@@ -17,6 +17,9 @@ see agents/sobek/features.py and agents/kleopatra/features.py), and the
 heuristic's choice is added to the policy's logits with a learnt weight that
 starts at --advice-prior: the learner starts from the heuristic's play and
 learns where to depart from it. --features raw learns from the observation alone.
+--init MODEL starts the policy from a model for the same table and network (the
+model of another run, or one taught by python -m agents.imitation from a
+search's replays) instead of from scratch.
 
 Every --eval-every steps the deterministic policy plays --eval-games games
 against each baseline (every other seat random, then heuristic); the win
@@ -94,7 +97,7 @@ from agents.features import Featurizer, default_features, feature_sets
 from agents.files import DirectoryLock, lock_for_command
 from agents.modelfile import write_model
 from agents.pool import OpponentPool, parse_entry
-from agents.ppo import load_ppo, load_state, policy_spec, save_ppo
+from agents.ppo import load_ppo, load_state, policy_spec, read_model, save_ppo
 from agents.registry import make
 from agents.rundir import Checkpoint, Run, RunError, now
 from agents.tournament import agent_seed, wilson_interval
@@ -122,7 +125,7 @@ DEFAULTS = {
     "envs": min(ENVS_PER_CORE * (os.cpu_count() or 1), MAX_DEFAULT_ENVS),
     "pool": list(DEFAULT_POOL), "self_play_weight": 1.0, "snapshot_every": 250_000, "snapshots": 5,
     "eval_every": 250_000, "eval_games": 200, "eval_seed": EVAL_SEED, "checkpoint_every": 250_000,
-    "mode": "original", "reward": ROUND_MARGIN, "features": None, "advice_prior": 3.0, "critic_warmup": 0,
+    "mode": "original", "reward": ROUND_MARGIN, "features": None, "advice_prior": 3.0, "critic_warmup": 0, "init": None,
     "lr": 3e-4, "n_steps": 1024, "batch_size": 512, "epochs": 5, "gamma": 0.995, "gae_lambda": 0.95,
     "clip": 0.2, "ent_coef": 0.01, "net": [256, 256],
 }
@@ -179,6 +182,9 @@ def build_parser() -> TrainingParser:
     run.add_argument("--advice-prior", type=non_negative_float, metavar="W",
                      help="with --features advice: the starting weight of the heuristic's choice in the policy's "
                           f"logits (0: none; default {default_text('advice_prior')})")
+    run.add_argument("--init", type=Path, metavar="MODEL",
+                     help="start from this model's weights (a ppo: model of the same table and network, e.g. "
+                          "from python -m agents.imitation) instead of from scratch")
     run.add_argument("--critic-warmup", type=non_negative_int, metavar="N",
                      help="learner steps at the start during which only the value function learns: the policy "
                           "keeps its starting play (with advice, the heuristic's) until the value function can "
@@ -284,6 +290,7 @@ def read_config(parser: TrainingParser, out: Path) -> dict:
     config.setdefault("features", "raw")  # runs from before feature sets read the observation alone
     config.setdefault("advice_prior", DEFAULTS["advice_prior"])
     config.setdefault("critic_warmup", 0)  # runs from before the warm-up
+    config.setdefault("init", None)  # runs from before --init
     config.setdefault("game", "sobek")  # runs from before there were several games
     missing = sorted(set(DEFAULTS) - set(config))
     if missing:
@@ -314,7 +321,26 @@ def check_config(parser: TrainingParser, config: dict) -> None:
         parser.error(str(exc))
     if not config["pool"] and config["self_play_weight"] == 0:
         parser.error("the pool is empty: give --pool SPEC... or a positive --self-play-weight")
+    if config["init"] is not None:
+        check_init(parser, config)
     check_rollout(parser, config)
+
+
+def check_init(parser: TrainingParser, config: dict) -> None:
+    """--init must name a readable model of the run's table and network; recorded as an absolute path."""
+    path = Path(config["init"]).resolve()
+    try:
+        meta = read_model(path).meta
+    except (OSError, ValueError) as exc:  # missing, not a model, damaged, the old format
+        parser.error(f"argument --init: {exc}")
+    wanted = {"game": config["game"], "num_players": config["players"], "observation_mode": config["mode"],
+              "features": run_features(config), "policy": policy_description(config)}
+    for key, value in wanted.items():
+        if meta.get(key) != value:
+            parser.error(f"argument --init: {str(path)!r} has {key}={meta.get(key)!r} where this run has "
+                         f"{key}={value!r}; give a model of the same table and network (or change the run's "
+                         "options to the model's)")
+    config["init"] = str(path)
 
 
 def check_rollout(parser: TrainingParser, config: dict) -> None:
@@ -761,6 +787,9 @@ def learn(run: Run, config: dict, checkpoint: Checkpoint | None) -> MaskablePPO:
             restore(model, config, checkpoint)
             model.set_random_seed(seed)
             print(f"resuming from {checkpoint.path} at {done:,} steps")
+        elif config["init"]:
+            load_state(model.policy, read_model(config["init"]).policy, config["init"])
+            print(f"starting from the weights of {config['init']}")
         model.set_logger(configure(str(run.out / "tb"), ["tensorboard"]))
         if config["self_play_weight"] > 0 and not snapshots:  # before the first reset: the pool may be only self-play
             snapshots = [run.save_snapshot(model, model_meta(config, model.num_timesteps))]

@@ -1,0 +1,266 @@
+"""Imitation: a policy network taught to choose as an agent chose in replays, saved as a ``ppo:`` model.
+
+    python -m agents.imitation records/bar-kleopatra-ismcts/replays --agent ismcts --out runs/imitate-3p
+    python train.py --game kleopatra --players 3 --init runs/imitate-3p/model.zip --out runs/kp3 ...
+
+A search plays better than any network that can act in a millisecond; its decisions in replays
+(``evaluate.py --save-replays``) are a teacher's. Each decision of a seat the ``--agent`` spec played, with
+more than one legal action (from ``--late`` of the game on, if given), becomes one example: the seat's
+observation as the run's network reads it (the game's default feature set: in Kleopatra and Sobek the
+observation and the heuristic's advice) and the action taken. The network is the one ``train.py`` builds
+for that table with its defaults (``--net``, ``--advice-prior`` may change them), so the model it saves
+plays as ``ppo:PATH`` and starts a ``train.py --init`` run, whose PPO then improves it against its pool.
+
+The policy is fitted by cross-entropy over the legal actions (Adam, minibatches); the value head is not
+taught (``train.py --critic-warmup`` lets it catch up before the policy moves). A share of the games
+(``--holdout``) is kept out of the fit and measured after every epoch: the log-loss, how often the network
+chooses as the agent did, and, where the agent departed from the advice its features carry, how often it
+departs the same way (the part of the teacher's play beyond the heuristic's), and where the agent followed
+the advice, how often the network leaves it. The epoch with the lowest held-out log-loss is kept.
+
+Written to ``--out``: ``model.zip`` (a ``ppo:`` model), ``imitation.csv`` (one row per epoch) and
+``imitation.json`` (the command, the replays' table, the examples and the kept epoch). Seeded: the same
+replays and seed give the same model.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import math
+import shlex
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import torch
+from gymnasium import spaces
+
+from sobek_env.game import Table
+from sobek_env.replay import Replay
+
+from .arguments import TrainingParser, layer_sizes, non_negative_float, positive_float, positive_int
+from .departures import read_replays, unit_share
+from .features import Featurizer
+
+HOLDOUT = 0.2     # share of the games kept out of the fit
+EPOCHS = 20
+LR = 1e-3
+BATCH = 256
+
+
+@dataclass
+class Examples:
+    """Decisions as the network reads them: features, legal masks, the actions taken, the actions the
+    features advised (-1 without advice) and the game each came from."""
+
+    features: np.ndarray  # float32 [n, size]
+    masks: np.ndarray     # bool [n, actions]
+    actions: np.ndarray   # int64 [n]
+    advised: np.ndarray   # int64 [n]
+    games: np.ndarray     # int64 [n]
+
+    def __len__(self) -> int:
+        return len(self.actions)
+
+    def subset(self, keep: np.ndarray) -> Examples:
+        return Examples(self.features[keep], self.masks[keep], self.actions[keep], self.advised[keep],
+                        self.games[keep])
+
+
+def replay_table(replays: list[tuple[Path, Replay]]) -> Table:
+    """The one table every replay was played at (game, players, mode, rules); ValueError otherwise."""
+    first_path, first = replays[0]
+    key = (first.game, first.num_players, first.mode, first.rules)
+    for path, replay in replays[1:]:
+        other = (replay.game, replay.num_players, replay.mode, replay.rules)
+        if other != key:
+            raise ValueError(f"{str(path)!r} was played at another table than {str(first_path)!r} "
+                             f"({other} and {key}): learn from the replays of one table")
+    return first.game_object.table(first.num_players, first.mode, **first.rules)
+
+
+def examples(replays: list[tuple[Path, Replay]], agent: str, featurize: Featurizer, late: float = 0.0) -> Examples:
+    """The decisions ``agent`` made in ``replays`` (see the module docstring); ValueError if a replay seats
+    no ``agent`` or none of its decisions qualifies."""
+    table = replay_table(replays)
+    game, n = table.game, table.num_players
+    observer = game.observer(n, table.observation_mode)
+    advice = featurize.advice_slice
+    rows, masks, actions, advised, games = [], [], [], [], []
+    for index, (path, replay) in enumerate(replays):
+        seats = {seat for seat, spec in enumerate(replay.agents) if spec == agent}
+        if not seats:
+            raise ValueError(f"{str(path)!r}: no seat is played by {agent!r} (its seats: {', '.join(replay.agents)})")
+        state = replay.new_state()
+        for seat, action in replay.actions:
+            if seat in seats:
+                legal = state.legal_actions()
+                if len(legal) > 1 and game.progress(state) >= late:
+                    mask = np.zeros(game.num_actions, dtype=bool)
+                    mask[legal] = True
+                    vector = featurize({"observation": observer.encode(state, seat).copy(),
+                                        "action_mask": mask.astype(np.int8)})
+                    rows.append(vector)
+                    masks.append(mask)
+                    actions.append(action)
+                    advised.append(int(np.argmax(vector[advice[0]:advice[1]])) if advice else -1)
+                    games.append(index)
+            state.apply(action)
+    if not rows:
+        raise ValueError(f"the replays hold no decision of {agent!r} with a choice"
+                         + (f" from {late:g} of the game on" if late else ""))
+    return Examples(np.stack(rows), np.stack(masks), np.array(actions, dtype=np.int64),
+                    np.array(advised, dtype=np.int64), np.array(games, dtype=np.int64))
+
+
+def split(data: Examples, holdout: float, seed: int) -> tuple[Examples, Examples]:
+    """(fit, held out): whole games drawn with ``seed``, ``holdout`` of them held out (at least one game
+    each side when there are two or more)."""
+    games = np.unique(data.games)
+    rng = np.random.default_rng(seed)
+    order = rng.permutation(games)
+    count = min(len(games) - 1, max(1, round(holdout * len(games)))) if holdout > 0 and len(games) > 1 else 0
+    held = np.isin(data.games, order[:count])
+    return data.subset(~held), data.subset(held)
+
+
+def measure(policy: torch.nn.Module, data: Examples) -> dict[str, float]:
+    """Log-loss, agreement with the agent, and on the agent's departures from the advice (and its
+    agreements with it) how the network's choice stands."""
+    if len(data) == 0:
+        return {}
+    with torch.no_grad():
+        dist = policy.get_distribution(torch.as_tensor(data.features), action_masks=data.masks)
+        loss = float(-dist.log_prob(torch.as_tensor(data.actions)).mean())
+        chosen = dist.distribution.probs.argmax(dim=1).numpy()
+    out = {"loss": loss, "agreement": float(np.mean(chosen == data.actions))}
+    if (data.advised >= 0).all():
+        departed = data.actions != data.advised
+        if departed.any():
+            out["departures_matched"] = float(np.mean(chosen[departed] == data.actions[departed]))
+        if (~departed).any():
+            out["advice_left"] = float(np.mean(chosen[~departed] != data.advised[~departed]))
+    return out
+
+
+def fit(policy: torch.nn.Module, fit_data: Examples, held: Examples, epochs: int, lr: float, batch: int, seed: int,
+        log: list[dict]) -> int:
+    """Fit ``policy`` by cross-entropy; after each epoch append its figures to ``log``. The policy ends with
+    the weights of the epoch whose held-out log-loss was lowest (the last, with nothing held out); that
+    epoch is returned (0: the start)."""
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    optimizer = torch.optim.Adam(policy.parameters(), lr=lr)
+    features, actions = torch.as_tensor(fit_data.features), torch.as_tensor(fit_data.actions)
+    best_epoch, best_loss = 0, math.inf
+    best_state = {k: v.clone() for k, v in policy.state_dict().items()}
+    start = {"epoch": 0, **{f"fit_{k}": v for k, v in measure(policy, fit_data).items()},
+             **{f"held_{k}": v for k, v in measure(policy, held).items()}}
+    log.append(start)
+    if len(held):
+        best_loss = start["held_loss"]
+    for epoch in range(1, epochs + 1):
+        policy.set_training_mode(True)
+        order = rng.permutation(len(fit_data))
+        for at in range(0, len(order), batch):
+            rows = order[at:at + batch]
+            dist = policy.get_distribution(features[rows], action_masks=fit_data.masks[rows])
+            loss = -dist.log_prob(actions[rows]).mean()
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+        policy.set_training_mode(False)
+        row = {"epoch": epoch, **{f"fit_{k}": v for k, v in measure(policy, fit_data).items()},
+               **{f"held_{k}": v for k, v in measure(policy, held).items()}}
+        log.append(row)
+        if not len(held) or row["held_loss"] < best_loss:
+            best_epoch, best_loss = epoch, row.get("held_loss", math.inf)
+            best_state = {k: v.clone() for k, v in policy.state_dict().items()}
+    policy.load_state_dict(best_state)
+    return best_epoch
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = TrainingParser(prog="python -m agents.imitation",
+                            description="Teach a policy network to choose as an agent chose in replays; save it as "
+                                        "a ppo: model (and a start for train.py --init).")
+    parser.add_argument("replays", type=Path, nargs="+", help="replay files, or directories of them (one table)")
+    parser.add_argument("--agent", required=True, metavar="SPEC",
+                        help="the spec, as the replays' headers name it, whose decisions are learned")
+    parser.add_argument("--out", type=Path, required=True, metavar="DIR",
+                        help="where model.zip, imitation.csv and imitation.json go (a new directory)")
+    parser.add_argument("--late", type=unit_share, default=0.0, metavar="X",
+                        help="only decisions from this share of the game on (default 0: all)")
+    parser.add_argument("--holdout", type=unit_share, default=HOLDOUT, metavar="X",
+                        help=f"share of the games kept out of the fit and measured (default {HOLDOUT})")
+    parser.add_argument("--epochs", type=positive_int, default=EPOCHS,
+                        help=f"passes over the examples (default {EPOCHS})")
+    parser.add_argument("--lr", type=positive_float, default=LR, help=f"Adam's learning rate (default {LR})")
+    parser.add_argument("--batch-size", type=positive_int, default=BATCH, help=f"minibatch size (default {BATCH})")
+    parser.add_argument("--net", type=layer_sizes, help="hidden layers (default: train.py's)")
+    parser.add_argument("--advice-prior", type=non_negative_float, metavar="W",
+                        help="the starting weight of the advised action (default: train.py's for the game)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the split, the network and the batches")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> None:
+    from .ppo import policy_spec, save_policy
+    from .training import DEFAULTS, GAME_DEFAULTS, model_meta, policy_description, run_features
+
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if (args.out / "model.zip").exists():
+        parser.error(f"{str(args.out)!r} already holds a model.zip; choose another --out")
+    try:
+        replays = read_replays(args.replays)
+        table = replay_table(replays)
+    except (OSError, ValueError) as exc:
+        parser.error(str(exc))
+    game = table.game
+    config = {**DEFAULTS, **GAME_DEFAULTS.get(game.name, {}), "game": game.name, "players": table.num_players,
+              "mode": table.observation_mode}
+    if table.rules:
+        parser.error("replays with rules options are not supported: train.py trains at the default rules")
+    for key in ("net", "advice_prior"):
+        if getattr(args, key) is not None:
+            config[key] = getattr(args, key)
+    featurize = Featurizer(run_features(config), table)
+    try:
+        data = examples(replays, args.agent, featurize, args.late)
+    except ValueError as exc:
+        parser.error(str(exc))
+    fit_data, held = split(data, args.holdout, args.seed)
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(1)
+    cls, kwargs = policy_spec(policy_description(config))
+    observations = spaces.Box(-np.inf, np.inf, (featurize.size,), np.float32)
+    policy = cls(observations, spaces.Discrete(game.num_actions), lambda _: args.lr, **kwargs)
+    policy.set_training_mode(False)
+    log: list[dict] = []
+    print(f"{len(data):,} decisions of {args.agent} in {len(replays):,} games "
+          f"({len(fit_data):,} to fit, {len(held):,} held out in {len(np.unique(held.games)):,} games)")
+    kept = fit(policy, fit_data, held, args.epochs, args.lr, args.batch_size, args.seed, log)
+    args.out.mkdir(parents=True, exist_ok=True)
+    save_policy(policy, args.out / "model.zip", model_meta(config, 0))
+    with open(args.out / "imitation.csv", "w", newline="") as handle:
+        columns = list(dict.fromkeys(key for row in log for key in row))
+        writer = csv.DictWriter(handle, columns)
+        writer.writeheader()
+        writer.writerows(log)
+    summary = {"command": "python -m agents.imitation " + shlex.join(argv if argv is not None else sys.argv[1:]),
+               "game": game.name, "players": table.num_players, "mode": table.observation_mode,
+               "agent": args.agent, "games": len(replays), "decisions": len(data), "fit": len(fit_data),
+               "held_out": len(held), "kept_epoch": kept, "kept": log[kept],
+               "net": config["net"], "advice_prior": config["advice_prior"], "features": run_features(config)}
+    (args.out / "imitation.json").write_text(json.dumps(summary, indent=2) + "\n")
+    figures = ", ".join(f"{k} {v:.3f}" for k, v in log[kept].items() if k.startswith("held_"))
+    print(f"kept epoch {kept} of {args.epochs}{': ' + figures if figures else ''}")
+    print(f"model saved to {args.out / 'model.zip'}; play it as ppo:{args.out / 'model.zip'}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
