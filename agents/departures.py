@@ -21,6 +21,7 @@ import argparse
 import json
 import sys
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -92,44 +93,59 @@ def read_replays(paths: list[Path]) -> list[tuple[Path, Replay]]:
     return out
 
 
-def compare_replay(replay: Replay, agent: str, baseline: str, late: float, found: Departures) -> None:
-    """Add ``replay``'s decisions of the seats ``agent`` played to ``found``."""
-    seats = [seat for seat, spec in enumerate(replay.agents) if spec == agent]
+def decisions_of(replay: Replay, agent: str, late: float = 0.0) -> Iterator[tuple[Any, int, dict, int]]:
+    """Each decision of a seat ``agent`` played in ``replay`` with more than one legal action, from ``late``
+    of the game on: (the state before it, the seat, the seat's observation dict, the action taken). The
+    observation's arrays are reused from one decision to the next: copy what is kept."""
     game = replay.game_object
-    table = game.table(replay.num_players, replay.mode, **replay.rules)
+    seats = {seat for seat, spec in enumerate(replay.agents) if spec == agent}
     observer = game.observer(replay.num_players, replay.mode)
-    askers = {seat: make(baseline, table=table, seed=replay.seed * 1000 + seat) for seat in seats}
     mask = np.zeros(game.num_actions, dtype=np.int8)
-    names = game.action_names
     state = replay.new_state()
     for seat, action in replay.actions:
-        if seat in askers:
+        if seat in seats:
             legal = state.legal_actions()
             if len(legal) > 1 and game.progress(state) >= late:
                 mask[:] = 0
                 mask[legal] = 1
-                observation = {"observation": observer.encode(state, seat), "action_mask": mask}
-                asker = askers[seat]
-                if getattr(asker, "wants_state", False):
-                    choice = asker.act(observation, state=state.clone())
-                else:
-                    choice = asker.act(observation)
-                phase = found.phases.setdefault(phase_name(state), Phase())
-                phase.decisions += 1
-                if choice != action:
-                    phase.differ += 1
-                    phase.departures[(names[choice], names[action])] += 1
+                yield state, seat, {"observation": observer.encode(state, seat), "action_mask": mask}, action
         state.apply(action)
+
+
+def compare_replay(replay: Replay, agent: str, baseline: str, late: float, found: Departures) -> None:
+    """Add ``replay``'s decisions of the seats ``agent`` played to ``found``."""
+    game = replay.game_object
+    table = game.table(replay.num_players, replay.mode, **replay.rules)
+    askers = {seat: make(baseline, table=table, seed=replay.seed * 1000 + seat)
+              for seat, spec in enumerate(replay.agents) if spec == agent}
+    names = game.action_names
+    for state, seat, observation, action in decisions_of(replay, agent, late):
+        asker = askers[seat]
+        if getattr(asker, "wants_state", False):
+            choice = asker.act(observation, state=state.clone())
+        else:
+            choice = asker.act(observation)
+        phase = found.phases.setdefault(phase_name(state), Phase())
+        phase.decisions += 1
+        if choice != action:
+            phase.differ += 1
+            phase.departures[(names[choice], names[action])] += 1
     found.games += 1
+
+
+def check_seated(replays: list[tuple[Path, Replay]], agent: str) -> None:
+    """ValueError naming the first replay where no seat is played by ``agent``."""
+    for path, replay in replays:
+        if agent not in replay.agents:
+            raise ValueError(f"{str(path)!r}: no seat is played by {agent!r} (its seats: {', '.join(replay.agents)})")
 
 
 def departures(replays: list[tuple[Path, Replay]], agent: str, baseline: str, late: float = 0.0) -> Departures:
     """The decisions of ``agent`` in ``replays`` against ``baseline``'s from the same observations;
     ValueError if a replay seats no ``agent``, or the baseline cannot sit at its table."""
+    check_seated(replays, agent)
     found = Departures(agent, baseline, late)
-    for path, replay in replays:
-        if agent not in replay.agents:
-            raise ValueError(f"{str(path)!r}: no seat is played by {agent!r} (its seats: {', '.join(replay.agents)})")
+    for _, replay in replays:
         compare_replay(replay, agent, baseline, late, found)
     return found
 
@@ -172,17 +188,22 @@ def unit_share(text: str) -> float:
     return value
 
 
+def add_replay_arguments(parser: argparse.ArgumentParser, what: str) -> None:
+    """The replays, ``--agent`` (whose decisions are ``what``) and ``--late``, as the replay tools take them."""
+    parser.add_argument("replays", type=Path, nargs="+", help="replay files, or directories of them")
+    parser.add_argument("--agent", required=True, metavar="SPEC",
+                        help=f"the spec, as the replays' headers name it, whose decisions are {what}")
+    parser.add_argument("--late", type=unit_share, default=0.0, metavar="X",
+                        help="only decisions from this share of the game on (Game.progress; default 0: all)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = TrainingParser(prog="python -m agents.departures",
                             description="Where an agent's decisions in replays depart from a baseline's, "
                                         "asked from the same observations.")
-    parser.add_argument("replays", type=Path, nargs="+", help="replay files, or directories of them")
-    parser.add_argument("--agent", required=True, metavar="SPEC",
-                        help="the spec, as the replays' headers name it, whose decisions are compared")
+    add_replay_arguments(parser, "compared")
     parser.add_argument("--baseline", default="heuristic", metavar="SPEC",
                         help="the agent asked at each of those decisions (default heuristic)")
-    parser.add_argument("--late", type=unit_share, default=0.0, metavar="X",
-                        help="only decisions from this share of the game on (Game.progress; default 0)")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
     return parser
 

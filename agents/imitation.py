@@ -42,7 +42,7 @@ from sobek_env.game import Table
 from sobek_env.replay import Replay
 
 from .arguments import TrainingParser, layer_sizes, non_negative_float, positive_float, positive_int
-from .departures import read_replays, unit_share
+from .departures import add_replay_arguments, check_seated, decisions_of, read_replays, unit_share
 from .features import Featurizer
 
 HOLDOUT = 0.2     # share of the games kept out of the fit
@@ -85,30 +85,18 @@ def replay_table(replays: list[tuple[Path, Replay]]) -> Table:
 def examples(replays: list[tuple[Path, Replay]], agent: str, featurize: Featurizer, late: float = 0.0) -> Examples:
     """The decisions ``agent`` made in ``replays`` (see the module docstring); ValueError if a replay seats
     no ``agent`` or none of its decisions qualifies."""
-    table = replay_table(replays)
-    game, n = table.game, table.num_players
-    observer = game.observer(n, table.observation_mode)
+    replay_table(replays)
+    check_seated(replays, agent)
     advice = featurize.advice_slice
     rows, masks, actions, advised, games = [], [], [], [], []
-    for index, (path, replay) in enumerate(replays):
-        seats = {seat for seat, spec in enumerate(replay.agents) if spec == agent}
-        if not seats:
-            raise ValueError(f"{str(path)!r}: no seat is played by {agent!r} (its seats: {', '.join(replay.agents)})")
-        state = replay.new_state()
-        for seat, action in replay.actions:
-            if seat in seats:
-                legal = state.legal_actions()
-                if len(legal) > 1 and game.progress(state) >= late:
-                    mask = np.zeros(game.num_actions, dtype=bool)
-                    mask[legal] = True
-                    vector = featurize({"observation": observer.encode(state, seat).copy(),
-                                        "action_mask": mask.astype(np.int8)})
-                    rows.append(vector)
-                    masks.append(mask)
-                    actions.append(action)
-                    advised.append(int(np.argmax(vector[advice[0]:advice[1]])) if advice else -1)
-                    games.append(index)
-            state.apply(action)
+    for index, (_, replay) in enumerate(replays):
+        for _, _, observation, action in decisions_of(replay, agent, late):
+            vector = np.array(featurize(observation))  # a copy: the observation's arrays are reused
+            rows.append(vector)
+            masks.append(observation["action_mask"].astype(bool))
+            actions.append(action)
+            advised.append(int(np.argmax(vector[advice[0]:advice[1]])) if advice else -1)
+            games.append(index)
     if not rows:
         raise ValueError(f"the replays hold no decision of {agent!r} with a choice"
                          + (f" from {late:g} of the game on" if late else ""))
@@ -187,13 +175,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = TrainingParser(prog="python -m agents.imitation",
                             description="Teach a policy network to choose as an agent chose in replays; save it as "
                                         "a ppo: model (and a start for train.py --init).")
-    parser.add_argument("replays", type=Path, nargs="+", help="replay files, or directories of them (one table)")
-    parser.add_argument("--agent", required=True, metavar="SPEC",
-                        help="the spec, as the replays' headers name it, whose decisions are learned")
+    add_replay_arguments(parser, "learned (the replays of one table)")
     parser.add_argument("--out", type=Path, required=True, metavar="DIR",
                         help="where model.zip, imitation.csv and imitation.json go (a new directory)")
-    parser.add_argument("--late", type=unit_share, default=0.0, metavar="X",
-                        help="only decisions from this share of the game on (default 0: all)")
     parser.add_argument("--holdout", type=unit_share, default=HOLDOUT, metavar="X",
                         help=f"share of the games kept out of the fit and measured (default {HOLDOUT})")
     parser.add_argument("--epochs", type=positive_int, default=EPOCHS,

@@ -60,45 +60,44 @@ def test_every_observation_lies_in_its_bounds_and_decodes_to_its_view(n: int) ->
     assert isinstance(decoded, View) and decoded.num_players == n
 
 
-def test_the_compiled_encoder_writes_the_reference_vector() -> None:
+def compiled_seats():
+    """(observer, state, seat, seed, mode) over games of every table and mode, for the compiled twins' tests (which
+    fail when the extension was not built, unless SOBEK_PURE_PYTHON asks for the Python paths)."""
     if not O.COMPILED:
         if os.environ.get("SOBEK_PURE_PYTHON", "") not in ("", "0"):
-            pytest.skip("SOBEK_PURE_PYTHON forces the Python encoder")
-        pytest.fail("the compiled encoder sobek_env.kleopatra._observe was not built; reinstall with "
-                    "`pip install -e .` on a machine with Cython and a C compiler")
+            pytest.skip("SOBEK_PURE_PYTHON forces the Python encoder and decoder")
+        pytest.fail("the compiled encoder and decoder sobek_env.kleopatra._observe were not built; reinstall "
+                    "with `pip install -e .` on a machine with Cython and a C compiler")
     for n in (2, 3, 4, 5):
         for mode in MODES:
             observer = O.Observer(n, mode)
             for seed in range(3 if LONG else 1):
                 for s in states(n, seed, every=1 if LONG else 3):
                     for seat in range(n):
-                        want = observer.encode_python(s, seat).copy()
-                        got = observer.encode(s, seat).copy()
-                        if not np.array_equal(want, got):
-                            bad = {name for i in np.flatnonzero(want != got)
-                                   for name, sl in observation_layout(n).items() if sl.start <= i < sl.stop}
-                            pytest.fail(f"{n}p {mode} seed {seed} seat {seat} at {s.phase.name}: {sorted(bad)}")
+                        yield observer, s, seat, seed, mode
+
+
+def test_the_compiled_encoder_writes_the_reference_vector() -> None:
+    for observer, s, seat, seed, mode in compiled_seats():
+        n = s.num_players
+        want = observer.encode_python(s, seat).copy()
+        got = observer.encode(s, seat).copy()
+        if not np.array_equal(want, got):
+            bad = {name for i in np.flatnonzero(want != got)
+                   for name, sl in observation_layout(n).items() if sl.start <= i < sl.stop}
+            pytest.fail(f"{n}p {mode} seed {seed} seat {seat} at {s.phase.name}: {sorted(bad)}")
 
 
 def test_the_compiled_decoder_reads_the_reference_view() -> None:
-    if not O.COMPILED:
-        if os.environ.get("SOBEK_PURE_PYTHON", "") not in ("", "0"):
-            pytest.skip("SOBEK_PURE_PYTHON forces the Python decoder")
-        pytest.fail("the compiled decoder sobek_env.kleopatra._observe was not built; reinstall with "
-                    "`pip install -e .` on a machine with Cython and a C compiler")
-    for n in (2, 3, 4, 5):
-        for mode in MODES:
-            observer = O.Observer(n, mode)
-            for seed in range(3 if LONG else 1):
-                for s in states(n, seed, every=1 if LONG else 3):
-                    for seat in range(n):
-                        vector = observer.encode(s, seat).copy()
-                        want = O.decode_python(vector, n, s.rules.max_turns)
-                        got = O.decode_vector(vector, n, s.rules.max_turns)
-                        # repr tells an int from a bool, which == does not
-                        if got != want or repr(got) != repr(want) or vars(got).keys() != vars(want).keys():
-                            bad = sorted(k for k in vars(want) if repr(vars(got).get(k)) != repr(vars(want)[k]))
-                            pytest.fail(f"{n}p {mode} seed {seed} seat {seat} at {s.phase.name}: {bad}")
+    for observer, s, seat, seed, mode in compiled_seats():
+        n = s.num_players
+        vector = observer.encode(s, seat).copy()
+        want = O.decode_python(vector, n, s.rules.max_turns)
+        got = O.decode_vector(vector, n, s.rules.max_turns)
+        # repr tells an int from a bool, which == does not
+        if got != want or repr(got) != repr(want) or vars(got).keys() != vars(want).keys():
+            bad = sorted(k for k in vars(want) if repr(vars(got).get(k)) != repr(vars(want)[k]))
+            pytest.fail(f"{n}p {mode} seed {seed} seat {seat} at {s.phase.name}: {bad}")
 
 
 @pytest.mark.parametrize("odd", [float("nan"), float("inf"), 3e9, -3e9])
