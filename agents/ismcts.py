@@ -175,6 +175,7 @@ class ISMCTSAgent(SeededAgent):
         self.steps = steps
         self.last_simulations = 0  # iterations of the latest decision, and its root visits per action
         self.last_visits: dict[int, int] = {}
+        self.last_means: dict[int, float] = {}  # ... and the mean reward of each visited root action
         self.last_steps = 0  # the rollout actions the latest decision played
 
     def act(self, observation: dict, state: State | None = None) -> int:
@@ -186,7 +187,7 @@ class ISMCTSAgent(SeededAgent):
         root_state = state.resample(me, self.rng)  # from here on, only what this seat knows
         legal = root_state.legal_actions()
         if len(legal) == 1:
-            self.last_simulations, self.last_visits, self.last_steps = 0, {}, 0
+            self.last_simulations, self.last_visits, self.last_means, self.last_steps = 0, {}, {}, 0
             return legal[0]
         for policy in (self._policy, self._guide):
             if policy is not None:
@@ -195,7 +196,7 @@ class ISMCTSAgent(SeededAgent):
         if self.late or self.mode == "paired":
             root.hint = -1 if self._guide is None else self._guide.act(root_state)
             if self.late and self.table.game.progress(root_state) < self.late:
-                self.last_simulations, self.last_visits, self.last_steps = 0, {}, 0
+                self.last_simulations, self.last_visits, self.last_means, self.last_steps = 0, {}, {}, 0
                 return root.hint
         if self.mode == "paired":
             return self._paired(root_state, legal, root.hint)
@@ -205,6 +206,7 @@ class ISMCTSAgent(SeededAgent):
             done += 1
         self.last_simulations = done
         self.last_visits = {a: child.visits for a, child in sorted(root.children.items())}
+        self.last_means = {a: child.total / child.visits for a, child in sorted(root.children.items()) if child.visits}
         return max(legal, key=lambda a: _rank(root.children.get(a)))
 
     def _budget(self) -> Iterator[None]:
@@ -239,7 +241,7 @@ class ISMCTSAgent(SeededAgent):
             done += 1
         self.last_simulations = done
         self.last_visits = {a: done for a in legal}
-        means = {a: math.fsum(r) / done for a, r in rewards.items()}
+        means = self.last_means = {a: math.fsum(r) / done for a, r in rewards.items()}
         best = max(legal, key=lambda a: (means[a], a == hint, -a))
         if hint not in rewards or best == hint:
             return best

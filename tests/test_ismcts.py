@@ -73,6 +73,7 @@ def test_the_same_seed_gives_the_same_decision(game: str, num_players: int) -> N
                          for _ in range(2))
         assert first.act(None, state=s) == second.act(None, state=s.clone())
         assert first.last_visits == second.last_visits and sum(first.last_visits.values()) == 30
+        assert first.last_means == second.last_means and first.last_means.keys() <= first.last_visits.keys()
 
 
 @pytest.mark.parametrize("options", [{}, {"guide": "heuristic", "depth": 10},
@@ -88,7 +89,7 @@ def test_the_decision_ignores_hidden_information_dealt_again(game: str, num_play
         first, second = (ISMCTSAgent(sobek_env.load_game(game).table(num_players), simulations=30, seed=7,
                                      **options) for _ in range(2))
         assert first.act(None, state=s) == second.act(None, state=other)
-        assert first.last_visits == second.last_visits
+        assert first.last_visits == second.last_visits and first.last_means == second.last_means
     assert redealt, "no position had hidden information to deal again"
 
 
@@ -173,8 +174,12 @@ def test_paired_mode_overrules_the_guide_only_on_clear_evidence(game: str, num_p
         strict = make(f"ismcts:simulations=6,depth=15,{PAIRED},z=1e9,seed=15", game=game, num_players=num_players)
         assert strict.act(None, state=s) == wanted
         assert strict.last_visits == {a: 6 for a in s.legal_actions()} and strict.last_simulations == 6
+        assert strict.last_means.keys() == set(s.legal_actions())
+        assert all(-1.0 <= m <= 1.0 for m in strict.last_means.values())
         loose = make(f"ismcts:simulations=6,depth=15,{PAIRED},z=0,seed=15", game=game, num_players=num_players)
-        differed += loose.act(None, state=s) != wanted
+        chosen = loose.act(None, state=s)
+        assert loose.last_means[chosen] == max(loose.last_means.values())  # z=0: the best mean is played
+        differed += chosen != wanted
     assert differed, "z=0 always agreed with the guide: the test shows nothing"
 
 
