@@ -375,7 +375,7 @@ def save_replay(args: argparse.Namespace, specs: Sequence[str], record: GameReco
     """Save ``record``'s game (which holds its actions) in --save-replays as ``<prefix>game-<index>.jsonl``,
     checked by playing it again."""
     replay = Replay(args.game, args.players, record.seed, {}, args.mode, [specs[p] for p in record.seating],
-                    list(record.actions))
+                    list(record.actions), dict(record.values))
     final = replay.final_state()
     if tuple(final.scores) != record.scores:
         raise RuntimeError(f"game {record.index} does not replay to its scores {record.scores} (got {final.scores})")

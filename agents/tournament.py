@@ -56,7 +56,8 @@ Z95 = 1.959963984540054  # the standard normal quantile of a two-sided 95% inter
 @dataclass(frozen=True)
 class GameRecord:
     """The outcome of one game: who sat where, final scores and winners, and the game's statistics; and if asked
-    for, its actions in order as (seat, action id), for a replay (not part of :meth:`to_dict`)."""
+    for, its actions in order as (seat, action id), for a replay, with the values a searching agent gave the
+    legal actions of its decisions (not part of :meth:`to_dict`)."""
 
     index: int
     seed: int
@@ -69,6 +70,9 @@ class GameRecord:
     # on them; measurements of the machine, so not compared (empty in records written before they were kept)
     decisions: tuple[int, ...] = field(default=(), compare=False)
     seconds: tuple[float, ...] = field(default=(), compare=False)
+    # with the actions: by an action's index in them, the mean reward of each legal action the deciding agent
+    # measured (an agent's ``last_means``, as ismcts's)
+    values: dict[int, dict[int, float]] = field(default_factory=dict, compare=False, repr=False)
 
     def seat_of(self, agent: int) -> int:
         """The seat of the agent at ``agent``'s position in the list of specs."""
@@ -206,7 +210,8 @@ class GamePlayer:
             players[f"player_{seat}"] = agent
         env.reset(seed=seed)
         state = env.unwrapped.game
-        actions = []
+        actions: list[tuple[int, int]] = []
+        values: dict[int, dict[int, float]] = {}
         decisions, seconds = [0] * num_players, [0.0] * num_players
         for name in env.agent_iter():
             observation, _, termination, truncation, _ = env.last()
@@ -223,10 +228,14 @@ class GamePlayer:
                 seconds[seat] += time.process_time() - start
                 decisions[seat] += 1
             if keep_actions:
+                means = getattr(players[name], "last_means", None)
+                if means:
+                    values[len(actions)] = {int(a): float(m) for a, m in means.items()}
                 actions.append((seat, int(action)))
             env.step(action)
         return GameRecord(game, seed, seating, tuple(state.scores), tuple(state.winners),
-                          tuple(self.game.statistics(state)), tuple(actions), tuple(decisions), tuple(seconds))
+                          tuple(self.game.statistics(state)), tuple(actions), values=values,
+                          decisions=tuple(decisions), seconds=tuple(seconds))
 
     def _agent(self, spec: str, position: int, num_players: int, observation_mode: str) -> Agent:
         key = (spec, position, num_players, observation_mode)

@@ -5,11 +5,14 @@ A replay file is JSON lines (``sobek-replay/1``)::
     {"format": "sobek-replay/1", "game": "sobek", "num_players": 2, "rules": {}, "seed": 7,
      "mode": "original", "agents": ["heuristic", "random"]}
     {"seat": 0, "action": 12}
+    {"seat": 1, "action": 40, "values": {"38": -0.21, "40": 0.35}}
     ...
     {"over": true, "scores": [31, 24], "winners": [0]}
 
 The header says how to deal again (``game.new(num_players, seed, **rules)``) and who sat where;
-each action line is one decision; the final line is how the game stood at the end of the file
+each action line is one decision (with, for a searching agent's decisions, the mean reward it measured
+for each legal action, ``values``, as ``ismcts``'s ``last_means``); the final line is how the game stood
+at the end of the file
 (a game saved in the middle has ``"over": false``). Chance lives in the state's own seeded
 generator, so the same deal and actions give the same game: reading a replay plays it again
 and refuses, naming the line, anything that does not fit (bad JSON, another format, an
@@ -29,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 from collections.abc import Iterator, Mapping, Sequence
@@ -59,6 +63,7 @@ class Replay:
     mode: str = "original"
     agents: list[str] = field(default_factory=list)
     actions: list[tuple[int, int]] = field(default_factory=list)  # (seat, action id)
+    values: dict[int, dict[int, float]] = field(default_factory=dict)  # by action index: each legal action's value
 
     @property
     def game_object(self) -> Game:
@@ -91,7 +96,11 @@ class Replay:
         """The file's text; ``final`` (the state after every action, replayed if not given) gives the last line."""
         final = self.final_state() if final is None else final
         lines = [_line(self.header())]
-        lines += [_line({"seat": seat, "action": action}) for seat, action in self.actions]
+        for index, (seat, action) in enumerate(self.actions):
+            doc: dict[str, Any] = {"seat": seat, "action": action}
+            if index in self.values:
+                doc["values"] = {str(a): value for a, value in sorted(self.values[index].items())}
+            lines.append(_line(doc))
         lines.append(_line({"over": bool(final.is_over), "scores": list(final.scores), "winners": list(final.winners)}))
         return "".join(lines)
 
@@ -148,9 +157,12 @@ def _read(text: str, name: str) -> Replay:
                 raise ReplayError(f"{where}: an action line {{\"seat\": s, \"action\": id}} is expected here")
             _check_end(doc, state, where)
             return replay
-        if set(doc) != {"seat", "action"} or not _is_int(doc["seat"]) or not _is_int(doc["action"]):
-            raise ReplayError(f"{where}: an action line is {{\"seat\": s, \"action\": id}} with integers, got {doc}")
+        if set(doc) - {"values"} != {"seat", "action"} or not _is_int(doc["seat"]) or not _is_int(doc["action"]):
+            raise ReplayError(f"{where}: an action line is {{\"seat\": s, \"action\": id}} with integers "
+                              f"(and values), got {doc}")
         seat, action = doc["seat"], doc["action"]
+        if "values" in doc:
+            replay.values[len(replay.actions)] = _values(doc["values"], state, where)
         if state.is_over:
             raise ReplayError(f"{where}: the game is already over")
         if seat != state.current_player:
@@ -164,6 +176,21 @@ def _read(text: str, name: str) -> Replay:
             raise ReplayError(f"{where}: action {shown} is illegal for player_{seat} here; legal: {legal}") from None
         replay.actions.append((seat, action))
     raise ReplayError(f"{name} line {len(docs)}: the file is truncated (no final line with the scores)")
+
+
+def _values(doc: Any, state: State, where: str) -> dict[int, float]:
+    """An action line's ``values``: an object from legal action ids (as strings) to finite numbers."""
+    legal = set(state.legal_actions())
+    if not isinstance(doc, dict) or not doc:
+        raise ReplayError(f"{where}: values must be an object from legal action ids to numbers, got {doc!r}")
+    out = {}
+    for key, value in doc.items():
+        if not (key.isascii() and key.isdigit()) or int(key) not in legal:
+            raise ReplayError(f"{where}: values name {key!r}, which is not a legal action id here")
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            raise ReplayError(f"{where}: the value of action {key} must be a finite number, got {value!r}")
+        out[int(key)] = float(value)
+    return out
 
 
 def _header(doc: dict, where: str) -> Replay:

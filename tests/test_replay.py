@@ -105,6 +105,19 @@ def _out_of_turn(lines: list[str]) -> list[str]:
     return [*lines[:2], json.dumps({**doc, "seat": 1 - doc["seat"]}) + "\n", *lines[3:]]
 
 
+def _valued(lines: list[str], values: object) -> list[str]:
+    """Line 3 (the second action) with ``values``."""
+    doc = {**json.loads(lines[2]), "values": values}
+    return [*lines[:2], json.dumps(doc, separators=(",", ":")) + "\n", *lines[3:]]
+
+
+def _legal_at_second_action(good: str) -> list[int]:
+    replay = Replay.loads(good)
+    state = replay.new_state()
+    state.apply(replay.actions[0][1])
+    return state.legal_actions()
+
+
 DAMAGES = {
     "bad JSON": (lambda ls: [*ls[:3], "{seat: 0,\n", *ls[4:]], lambda n: 4),
     "unknown format": (lambda ls: [ls[0].replace(FORMAT, "chess-pgn/1"), *ls[1:]], lambda n: 1),
@@ -117,7 +130,34 @@ DAMAGES = {
     "truncated: no final line": (lambda ls: ls[:-1], lambda n: n - 1),
     "truncated: cut mid-line": (lambda ls: [*ls[:-2], ls[-2][:7]], lambda n: n - 1),
     "an action after the end": (lambda ls: [*ls[:-1], ls[-2], ls[-1]], lambda n: n),
+    "values not an object": (lambda ls: _valued(ls, [0.5]), lambda n: 3),
+    "values of an illegal action": (lambda ls: _valued(ls, {"9999": 0.5}), lambda n: 3),
+    "values not a number": (lambda ls: _valued(ls, {str(json.loads(ls[2])["action"]): "high"}), lambda n: 3),
+    "an unknown field": (lambda ls: [*ls[:2], json.dumps({**json.loads(ls[2]), "note": 1}) + "\n", *ls[3:]],
+                         lambda n: 3),
 }
+
+
+def test_values_of_a_searching_agents_decisions_read_back_with_their_actions(good: str) -> None:
+    legal = _legal_at_second_action(good)
+    lines = _lines(good)
+    text = "".join(_valued(lines, {str(a): round(0.1 * i - 0.3, 3) for i, a in enumerate(legal)}))
+    replay = Replay.loads(text)
+    assert replay.values == {1: {a: round(0.1 * i - 0.3, 3) for i, a in enumerate(legal)}}
+    assert replay.dumps() == text
+    assert Replay.loads(good).values == {}
+
+
+def test_evaluate_keeps_the_searchs_values_in_its_replays(tmp_path: Path) -> None:
+    spec = "ismcts:settings=none,simulations=4,depth=10"
+    replays, _ = tournament(tmp_path, "sobek", [spec, "random"], 2)
+    for path in sorted(replays.iterdir()):
+        replay = Replay.load(path)
+        seat = replay.agents.index(spec)
+        searched = [i for i, (s, _) in enumerate(replay.actions) if s == seat and i in replay.values]
+        assert searched and all(replay.actions[i][0] == seat for i in replay.values)
+        for i in searched:
+            assert replay.actions[i][1] in replay.values[i]  # the action played was among those valued
 
 
 @pytest.mark.parametrize("damage", list(DAMAGES))
