@@ -32,7 +32,7 @@ MISSING = np.array([2.1, 2.0, 2.75, 2.75, 3.25])
 FAR = 0.12                                  # a target lacking u units costs FAR * u^2 more: it is several turns away
 LEFTOVER = np.array([0.5, 0.35, 0.45, 0.45, 0.55])  # talents per unit a target leaves over (a later visit's start)
 TROMPE_LEFTOVER = 0.5
-KNOWN_HANDS = 4096                          # hands whose worth one palace's Prospects remember (then it forgets all)
+KNOWN_HANDS = 1024                          # hands whose worth one palace's Prospects remember (then it forgets all)
 
 _CARDS = np.array([DEFAULT_CARD_COUNTS[k] for k in KINDS], dtype=float)
 _KIND_UNITS = np.array([hand_units([int(j == k) for j in range(NUM_KINDS)]) for k in range(NUM_KINDS)], dtype=float)
