@@ -161,12 +161,12 @@ def _read(text: str, name: str) -> Replay:
             raise ReplayError(f"{where}: an action line is {{\"seat\": s, \"action\": id}} with integers "
                               f"(and values), got {doc}")
         seat, action = doc["seat"], doc["action"]
-        if "values" in doc:
-            replay.values[len(replay.actions)] = _values(doc["values"], state, where)
         if state.is_over:
             raise ReplayError(f"{where}: the game is already over")
         if seat != state.current_player:
             raise ReplayError(f"{where}: player_{seat} acts, but it is player_{state.current_player}'s turn")
+        if "values" in doc:
+            replay.values[len(replay.actions)] = _values(doc["values"], state, where)
         try:
             state.apply(action)
         except IllegalActionError:
