@@ -345,13 +345,25 @@ def _play_in_workers(tasks: list[tuple], workers: int, game: str) -> Iterator[Ga
     except BrokenProcessPool:
         raise WorkerDied("a worker process of the tournament died while playing (killed, or out of memory)") from None
     finally:
+        ended = False
         if not finished:
             # stopped early: end the workers now, or the interpreter's exit would wait for each to play its
             # game to the end (minutes, for a search agent); the executor has no public way to do it before 3.14
-            for process in list((getattr(pool, "_processes", None) or {}).values()):
+            processes = list((getattr(pool, "_processes", None) or {}).values())
+            for process in processes:
                 with contextlib.suppress(Exception):
                     process.terminate()
-        pool.shutdown(wait=finished, cancel_futures=True)
+            for process in processes:
+                with contextlib.suppress(Exception):
+                    process.join(5)
+                    if process.is_alive():
+                        process.kill()
+                        process.join(5)
+            ended = bool(processes)
+        # with the workers gone, waiting costs nothing and lets the executor's thread close its pipe before
+        # the interpreter's exit writes to it (left running, the two raced: "Bad file descriptor" at exit,
+        # seen once in a loaded test run)
+        pool.shutdown(wait=finished or ended, cancel_futures=True)
 
 
 def labels_for(specs: Sequence[str]) -> list[str]:
