@@ -36,7 +36,6 @@ from pathlib import Path
 
 import numpy as np
 import torch
-from gymnasium import spaces
 
 from sobek_env.game import Table
 from sobek_env.replay import Replay
@@ -145,8 +144,12 @@ def fit(policy: torch.nn.Module, fit_data: Examples, held: Examples, epochs: int
     features, actions = torch.as_tensor(fit_data.features), torch.as_tensor(fit_data.actions)
     best_epoch, best_loss = 0, math.inf
     best_state = {k: v.clone() for k, v in policy.state_dict().items()}
-    start = {"epoch": 0, **{f"fit_{k}": v for k, v in measure(policy, fit_data).items()},
-             **{f"held_{k}": v for k, v in measure(policy, held).items()}}
+
+    def figures(epoch: int) -> dict:
+        return {"epoch": epoch, **{f"fit_{k}": v for k, v in measure(policy, fit_data).items()},
+                **{f"held_{k}": v for k, v in measure(policy, held).items()}}
+
+    start = figures(0)
     log.append(start)
     if len(held):
         best_loss = start["held_loss"]
@@ -161,8 +164,7 @@ def fit(policy: torch.nn.Module, fit_data: Examples, held: Examples, epochs: int
             loss.backward()
             optimizer.step()
         policy.set_training_mode(False)
-        row = {"epoch": epoch, **{f"fit_{k}": v for k, v in measure(policy, fit_data).items()},
-               **{f"held_{k}": v for k, v in measure(policy, held).items()}}
+        row = figures(epoch)
         log.append(row)
         if not len(held) or row["held_loss"] < best_loss:
             best_epoch, best_loss = epoch, row.get("held_loss", math.inf)
@@ -192,7 +194,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> None:
-    from .ppo import policy_spec, save_policy
+    from .ppo import build_policy, save_policy
     from .training import DEFAULTS, GAME_DEFAULTS, model_meta, policy_description, run_features
 
     parser = build_parser()
@@ -220,9 +222,8 @@ def main(argv: list[str] | None = None) -> None:
     fit_data, held = split(data, args.holdout, args.seed)
     torch.manual_seed(args.seed)
     torch.set_num_threads(1)
-    cls, kwargs = policy_spec(policy_description(config))
-    observations = spaces.Box(-np.inf, np.inf, (featurize.size,), np.float32)
-    policy = cls(observations, spaces.Discrete(game.num_actions), lambda _: args.lr, **kwargs)
+    policy = build_policy({"policy": policy_description(config), "observation_size": featurize.size,
+                           "action_count": game.num_actions})  # fit() gives it an optimizer of its own
     policy.set_training_mode(False)
     log: list[dict] = []
     print(f"{len(data):,} decisions of {args.agent} in {len(replays):,} games "
