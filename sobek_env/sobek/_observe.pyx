@@ -457,7 +457,8 @@ cdef class Decoder:
         cdef long own[K]
         cdef long seen[K]
         cdef double unseen[K]
-        cdef long total, value, hidden, phase
+        cdef long total, value, hidden, phase, top
+        cdef bint occupied
         cdef double left, factor
         cdef bint building_off
         if x.shape[0] != self.size:
@@ -470,15 +471,13 @@ cdef class Decoder:
         start = at["nile"]
         nile = []
         for r in range(self.nile_rows):  # argmax of each row with a nonzero entry: the Nile fills from 0
-            best = -1
+            best, top, occupied = 0, <long>x[start + r * self.nile_width], False
             for k in range(self.nile_width):
                 value = <long>x[start + r * self.nile_width + k]
-                if value != 0 and best < 0:
-                    best = 0
-            if best == 0:
-                for k in range(1, self.nile_width):
-                    if <long>x[start + r * self.nile_width + k] > <long>x[start + r * self.nile_width + best]:
-                        best = k
+                occupied = occupied or value != 0
+                if value > top:  # the first of the largest, as numpy's argmax
+                    best, top = k, value
+            if occupied:
                 nile.append(best)
         view.nile = nile
         view.deck = <long>x[<Py_ssize_t>at["deck_size"]]
