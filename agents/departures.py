@@ -24,7 +24,7 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -93,22 +93,33 @@ def read_replays(paths: list[Path]) -> list[tuple[Path, Replay]]:
     return out
 
 
-def decisions_of(replay: Replay, agent: str, late: float = 0.0) -> Iterator[tuple[Any, int, dict, int]]:
+class Decision(NamedTuple):
+    """One decision in a replay: the state before it, the seat, the seat's observation dict, the action
+    taken, and its index in the replay's actions (the key of its ``values``, if recorded)."""
+
+    state: Any
+    seat: int
+    observation: dict
+    action: int
+    step: int
+
+
+def decisions_of(replay: Replay, agent: str, late: float = 0.0) -> Iterator[Decision]:
     """Each decision of a seat ``agent`` played in ``replay`` with more than one legal action, from ``late``
-    of the game on: (the state before it, the seat, the seat's observation dict, the action taken). The
-    observation's arrays are reused from one decision to the next: copy what is kept."""
+    of the game on. The observation's arrays are reused from one decision to the next: copy what is kept."""
     game = replay.game_object
     seats = {seat for seat, spec in enumerate(replay.agents) if spec == agent}
     observer = game.observer(replay.num_players, replay.mode)
     mask = np.zeros(game.num_actions, dtype=np.int8)
     state = replay.new_state()
-    for seat, action in replay.actions:
+    for step, (seat, action) in enumerate(replay.actions):
         if seat in seats:
             legal = state.legal_actions()
             if len(legal) > 1 and game.progress(state) >= late:
                 mask[:] = 0
                 mask[legal] = 1
-                yield state, seat, {"observation": observer.encode(state, seat), "action_mask": mask}, action
+                yield Decision(state, seat, {"observation": observer.encode(state, seat), "action_mask": mask},
+                               action, step)
         state.apply(action)
 
 
@@ -119,7 +130,7 @@ def compare_replay(replay: Replay, agent: str, baseline: str, late: float, found
     askers = {seat: make(baseline, table=table, seed=replay.seed * 1000 + seat)
               for seat, spec in enumerate(replay.agents) if spec == agent}
     names = game.action_names
-    for state, seat, observation, action in decisions_of(replay, agent, late):
+    for state, seat, observation, action, _ in decisions_of(replay, agent, late):
         asker = askers[seat]
         if getattr(asker, "wants_state", False):
             choice = asker.act(observation, state=state.clone())

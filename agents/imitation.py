@@ -12,11 +12,18 @@ for that table with its defaults (``--net``, ``--advice-prior`` may change them)
 plays as ``ppo:PATH`` and starts a ``train.py --init`` run, whose PPO then improves it against its pool.
 
 The policy is fitted by cross-entropy over the legal actions (Adam, minibatches); the value head is not
-taught (``train.py --critic-warmup`` lets it catch up before the policy moves). A share of the games
-(``--holdout``) is kept out of the fit and measured after every epoch: the log-loss, how often the network
-chooses as the agent did, and, where the agent departed from the advice its features carry, how often it
-departs the same way (the part of the teacher's play beyond the heuristic's), and where the agent followed
-the advice, how often the network leaves it. The epoch with the lowest held-out log-loss is kept.
+taught (``train.py --critic-warmup`` lets it catch up before the policy moves). The target is the action
+taken (``--target action``), or, with ``--target values``, the teacher's own estimate of every legal action
+where the replay recorded one (``ismcts`` records its mean reward per action, ``values`` in the replay):
+``softmax(values / --temperature)``, so every searched decision teaches how close the other actions came,
+not only which won. A share of the games (``--holdout``) is kept out of the fit and measured after every
+epoch: the log-loss, how often the network chooses as the agent did, and, where the agent departed from the
+advice its features carry, how often it departs the same way (the part of the teacher's play beyond the
+heuristic's), and where the agent followed the advice, how often the network leaves it. Where values were
+recorded, also ``value_gain``: the mean of the value of the network's choice less that of the advised
+action, by the teacher's estimates on games the network never saw (``teacher_gain``: the same for the
+teacher's own choice, which its estimates picked and so flatter). The epoch with the lowest held-out
+log-loss is kept.
 
 Written to ``--out``: ``model.zip`` (a ``ppo:`` model), ``imitation.csv`` (one row per epoch) and
 ``imitation.json`` (the command, the replays' table, the examples and the kept epoch). Seeded: the same
@@ -45,6 +52,8 @@ from .departures import add_replay_arguments, check_seated, decisions_of, read_r
 from .features import Featurizer
 
 HOLDOUT = 0.2     # share of the games kept out of the fit
+TARGETS = ("action", "values")
+TEMPERATURE = 0.05  # of --target values, in the teacher's reward units
 EPOCHS = 20
 LR = 1e-3
 BATCH = 256
@@ -53,20 +62,33 @@ BATCH = 256
 @dataclass
 class Examples:
     """Decisions as the network reads them: features, legal masks, the actions taken, the actions the
-    features advised (-1 without advice) and the game each came from."""
+    features advised (-1 without advice), the game each came from, the distribution the network is fitted
+    to, and the teacher's value of each action (NaN where none was recorded)."""
 
     features: np.ndarray  # float32 [n, size]
     masks: np.ndarray     # bool [n, actions]
     actions: np.ndarray   # int64 [n]
     advised: np.ndarray   # int64 [n]
     games: np.ndarray     # int64 [n]
+    targets: np.ndarray   # float32 [n, actions], rows summing to 1
+    values: np.ndarray    # float32 [n, actions]
 
     def __len__(self) -> int:
         return len(self.actions)
 
     def subset(self, keep: np.ndarray) -> Examples:
         return Examples(self.features[keep], self.masks[keep], self.actions[keep], self.advised[keep],
-                        self.games[keep])
+                        self.games[keep], self.targets[keep], self.values[keep])
+
+
+def soft_target(values: dict[int, float], size: int, temperature: float) -> np.ndarray:
+    """``softmax(values / temperature)`` over the valued actions, as a distribution over ``size`` actions."""
+    actions = np.fromiter(values, dtype=np.int64, count=len(values))
+    scaled = np.fromiter(values.values(), dtype=np.float64, count=len(values)) / temperature
+    weights = np.exp(scaled - scaled.max())
+    out = np.zeros(size, dtype=np.float32)
+    out[actions] = weights / weights.sum()
+    return out
 
 
 def replay_table(replays: list[tuple[Path, Replay]]) -> Table:
@@ -81,26 +103,44 @@ def replay_table(replays: list[tuple[Path, Replay]]) -> Table:
     return first.game_object.table(first.num_players, first.mode, **first.rules)
 
 
-def examples(replays: list[tuple[Path, Replay]], agent: str, featurize: Featurizer, late: float = 0.0) -> Examples:
-    """The decisions ``agent`` made in ``replays`` (see the module docstring); ValueError if a replay seats
-    no ``agent`` or none of its decisions qualifies."""
+def examples(replays: list[tuple[Path, Replay]], agent: str, featurize: Featurizer, late: float = 0.0,
+             target: str = "action", temperature: float = TEMPERATURE) -> Examples:
+    """The decisions ``agent`` made in ``replays`` (see the module docstring), with ``target`` ``values``
+    only those whose values were recorded; ValueError if a replay seats no ``agent`` or no decision
+    qualifies."""
+    if target not in TARGETS:
+        raise ValueError(f"target must be one of {', '.join(TARGETS)}, got {target!r}")
     replay_table(replays)
     check_seated(replays, agent)
     advice = featurize.advice_slice
-    rows, masks, actions, advised, games = [], [], [], [], []
+    size = replays[0][1].game_object.num_actions
+    rows, masks, actions, advised, games, targets, values = [], [], [], [], [], [], []
     for index, (_, replay) in enumerate(replays):
-        for _, _, observation, action in decisions_of(replay, agent, late):
+        for _, _, observation, action, step in decisions_of(replay, agent, late):
+            recorded = replay.values.get(step)
+            if target == "values" and not recorded:
+                continue
             vector = np.array(featurize(observation))  # a copy: the observation's arrays are reused
             rows.append(vector)
             masks.append(observation["action_mask"].astype(bool))
             actions.append(action)
             advised.append(int(np.argmax(vector[advice[0]:advice[1]])) if advice else -1)
             games.append(index)
+            row = np.full(size, np.nan, dtype=np.float32)
+            if recorded:
+                row[list(recorded)] = list(recorded.values())
+            values.append(row)
+            if target == "values":
+                targets.append(soft_target(recorded, size, temperature))
+            else:
+                targets.append(np.eye(1, size, action, dtype=np.float32)[0])
     if not rows:
         raise ValueError(f"the replays hold no decision of {agent!r} with a choice"
-                         + (f" from {late:g} of the game on" if late else ""))
+                         + (f" from {late:g} of the game on" if late else "")
+                         + (" whose values were recorded" if target == "values" else ""))
     return Examples(np.stack(rows), np.stack(masks), np.array(actions, dtype=np.int64),
-                    np.array(advised, dtype=np.int64), np.array(games, dtype=np.int64))
+                    np.array(advised, dtype=np.int64), np.array(games, dtype=np.int64), np.stack(targets),
+                    np.stack(values))
 
 
 def split(data: Examples, holdout: float, seed: int) -> tuple[Examples, Examples]:
@@ -121,7 +161,7 @@ def measure(policy: torch.nn.Module, data: Examples) -> dict[str, float]:
         return {}
     with torch.no_grad():
         dist = policy.get_distribution(torch.as_tensor(data.features), action_masks=data.masks)
-        loss = float(-dist.log_prob(torch.as_tensor(data.actions)).mean())
+        loss = float(cross_entropy(dist, torch.as_tensor(data.targets)))
         chosen = dist.distribution.probs.argmax(dim=1).numpy()
     out = {"loss": loss, "agreement": float(np.mean(chosen == data.actions))}
     if (data.advised >= 0).all():
@@ -130,7 +170,21 @@ def measure(policy: torch.nn.Module, data: Examples) -> dict[str, float]:
             out["departures_matched"] = float(np.mean(chosen[departed] == data.actions[departed]))
         if (~departed).any():
             out["advice_left"] = float(np.mean(chosen[~departed] != data.advised[~departed]))
+        rows = np.arange(len(data))
+        advised_value = data.values[rows, data.advised]
+        network_gain = data.values[rows, chosen] - advised_value
+        teacher_gain = data.values[rows, data.actions] - advised_value
+        valued = ~np.isnan(network_gain) & ~np.isnan(teacher_gain)
+        if valued.any():
+            out["value_gain"] = float(network_gain[valued].mean())
+            out["teacher_gain"] = float(teacher_gain[valued].mean())
     return out
+
+
+def cross_entropy(dist, targets: torch.Tensor) -> torch.Tensor:
+    """The mean cross-entropy of the masked distribution ``dist`` against ``targets`` (rows of
+    probabilities, zero on illegal actions, whose masked log-probabilities are large but finite)."""
+    return -(targets * dist.distribution.logits).sum(dim=1).mean()
 
 
 def fit(policy: torch.nn.Module, fit_data: Examples, held: Examples, epochs: int, lr: float, batch: int, seed: int,
@@ -141,7 +195,7 @@ def fit(policy: torch.nn.Module, fit_data: Examples, held: Examples, epochs: int
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     optimizer = torch.optim.Adam(policy.parameters(), lr=lr)
-    features, actions = torch.as_tensor(fit_data.features), torch.as_tensor(fit_data.actions)
+    features, targets = torch.as_tensor(fit_data.features), torch.as_tensor(fit_data.targets)
     best_epoch, best_loss = 0, math.inf
     best_state = {k: v.clone() for k, v in policy.state_dict().items()}
 
@@ -159,7 +213,7 @@ def fit(policy: torch.nn.Module, fit_data: Examples, held: Examples, epochs: int
         for at in range(0, len(order), batch):
             rows = order[at:at + batch]
             dist = policy.get_distribution(features[rows], action_masks=fit_data.masks[rows])
-            loss = -dist.log_prob(actions[rows]).mean()
+            loss = cross_entropy(dist, targets[rows])
             optimizer.zero_grad()
             loss.backward()
             optimizer.step()
@@ -182,6 +236,11 @@ def build_parser() -> argparse.ArgumentParser:
                         help="where model.zip, imitation.csv and imitation.json go (a new directory)")
     parser.add_argument("--holdout", type=unit_share, default=HOLDOUT, metavar="X",
                         help=f"share of the games kept out of the fit and measured (default {HOLDOUT})")
+    parser.add_argument("--target", choices=TARGETS, default="action",
+                        help="fit the action taken (default), or the teacher's recorded values of every legal "
+                             "action (decisions without them are left out)")
+    parser.add_argument("--temperature", type=positive_float, default=TEMPERATURE, metavar="T",
+                        help=f"of --target values: the target is softmax(values / T) (default {TEMPERATURE})")
     parser.add_argument("--epochs", type=positive_int, default=EPOCHS,
                         help=f"passes over the examples (default {EPOCHS})")
     parser.add_argument("--lr", type=positive_float, default=LR, help=f"Adam's learning rate (default {LR})")
@@ -216,7 +275,7 @@ def main(argv: list[str] | None = None) -> None:
             config[key] = getattr(args, key)
     featurize = Featurizer(run_features(config), table)
     try:
-        data = examples(replays, args.agent, featurize, args.late)
+        data = examples(replays, args.agent, featurize, args.late, args.target, args.temperature)
     except ValueError as exc:
         parser.error(str(exc))
     fit_data, held = split(data, args.holdout, args.seed)
@@ -238,7 +297,9 @@ def main(argv: list[str] | None = None) -> None:
         writer.writerows(log)
     summary = {"command": "python -m agents.imitation " + shlex.join(argv if argv is not None else sys.argv[1:]),
                "game": game.name, "players": table.num_players, "mode": table.observation_mode,
-               "agent": args.agent, "games": len(replays), "decisions": len(data), "fit": len(fit_data),
+               "agent": args.agent, "target": args.target,
+               **({"temperature": args.temperature} if args.target == "values" else {}),
+               "games": len(replays), "decisions": len(data), "fit": len(fit_data),
                "held_out": len(held), "kept_epoch": kept, "kept": log[kept],
                "net": config["net"], "advice_prior": config["advice_prior"], "features": run_features(config)}
     (args.out / "imitation.json").write_text(json.dumps(summary, indent=2) + "\n")

@@ -12,10 +12,10 @@ import pytest
 
 from agents import make
 from agents import training as train
-from agents.departures import read_replays
+from agents.departures import decisions_of, read_replays
 from agents.evaluation import main as evaluate
 from agents.features import Featurizer
-from agents.imitation import examples, main, split
+from agents.imitation import Examples, examples, main, measure, soft_target, split
 from agents.ppo import read_meta, read_model
 
 NET = ["--net", "32,32"]
@@ -32,6 +32,15 @@ def tournament(out: Path, agents: list[str], games: int, seed: int = 0) -> Path:
 def replays(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Twelve 2-player Sobek games of greedy against random."""
     return tournament(tmp_path_factory.mktemp("imitation"), ["greedy", "random"], 12)
+
+
+SEARCH = "ismcts:settings=none,simulations=6,depth=8,seed=1"
+
+
+@pytest.fixture(scope="module")
+def searched(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Six 2-player Sobek games of a small search, which records its values, against random."""
+    return tournament(tmp_path_factory.mktemp("searched"), [SEARCH, "random"], 6)
 
 
 @pytest.fixture(scope="module")
@@ -142,3 +151,84 @@ def test_bad_replays_and_arguments_are_refused_in_one_line(replays: Path, taught
         assert exit_.value.code == 2
         err = capsys.readouterr().err
         assert err.startswith("python -m agents.imitation: error: ") and message in err, (args, err)
+
+
+def test_values_targets_are_the_softmax_of_the_recorded_values(searched: Path) -> None:
+    loaded = read_replays([searched])
+    table = loaded[0][1].game_object.table(2)
+    data = examples(loaded, SEARCH, Featurizer("advice", table), target="values", temperature=0.1)
+    recorded = [(replay.values[step], action) for _, replay in loaded
+                for _, _, _, action, step in decisions_of(replay, SEARCH)
+                if step in replay.values]
+    assert len(data) == len(recorded) > 50
+    for row, (values, action) in enumerate(recorded):
+        assert data.actions[row] == action
+        valued = sorted(values)
+        assert np.isclose(data.targets[row].sum(), 1.0) and set(np.flatnonzero(data.targets[row])) <= set(valued)
+        assert np.allclose(data.values[row, valued], [values[a] for a in valued])
+        assert np.isnan(np.delete(data.values[row], valued)).all()
+        best = max(values, key=values.get)
+        assert data.targets[row, best] == data.targets[row].max()
+    # every decision keeps its values with the action target too, and only the valued ones make values examples
+    every = examples(loaded, SEARCH, Featurizer("advice", table))
+    assert len(every) >= len(data) and np.array_equal(every.targets.argmax(axis=1), every.actions)
+
+
+def test_soft_target_is_sharper_at_a_lower_temperature() -> None:
+    values = {3: 0.2, 7: 0.1, 9: -0.3}
+    warm, cold = soft_target(values, 12, 1.0), soft_target(values, 12, 0.01)
+    assert np.isclose(warm.sum(), 1) and np.isclose(cold.sum(), 1) and np.flatnonzero(warm).tolist() == [3, 7, 9]
+    assert warm[3] > warm[7] > warm[9] > 0 and cold[3] > 0.99
+    assert np.isclose(warm[3] / warm[7], np.exp(0.1))
+
+
+class _Chooses:
+    """A stand-in policy whose distribution puts its mass on given actions."""
+
+    def __init__(self, choices: list[int], actions: int) -> None:
+        import torch
+        logits = torch.full((len(choices), actions), -30.0)
+        logits[range(len(choices)), choices] = 0.0
+        self.dist = type("D", (), {"distribution": torch.distributions.Categorical(logits=logits)})()
+
+    def get_distribution(self, features: object, action_masks: object) -> object:
+        return self.dist
+
+
+def test_value_gain_is_the_mean_value_of_the_networks_choice_over_the_advised_one() -> None:
+    nan = np.nan
+    values = np.array([[0.5, 0.1, nan], [0.0, 0.2, 0.9], [nan, nan, nan], [0.3, 0.3, 0.1]], dtype=np.float32)
+    data = Examples(np.zeros((4, 2), np.float32), np.ones((4, 3), bool), np.array([0, 2, 1, 0]),
+                    np.array([1, 1, 0, 2]), np.zeros(4, np.int64), np.eye(3, dtype=np.float32)[[0, 2, 1, 0]], values)
+    figures = measure(_Chooses([0, 0, 2, 1], 3), data)
+    # rows 0, 1, 3 have values: network 0.5-0.1, 0.0-0.2, 0.3-0.1; teacher 0.5-0.1, 0.9-0.2, 0.3-0.1
+    assert figures["value_gain"] == pytest.approx((0.4 - 0.2 + 0.2) / 3)
+    assert figures["teacher_gain"] == pytest.approx((0.4 + 0.7 + 0.2) / 3)
+    assert figures["agreement"] == 0.25 and figures["departures_matched"] == 0.25
+
+
+def test_fitting_the_values_writes_their_figures(searched: Path, tmp_path: Path) -> None:
+    out = tmp_path / "values"
+    main([str(searched), "--agent", SEARCH, "--target", "values", "--temperature", "0.2", "--out", str(out),
+          "--epochs", "3", "--holdout", "0.34", *NET])
+    summary = json.loads((out / "imitation.json").read_text())
+    assert (summary["target"], summary["temperature"]) == ("values", 0.2)
+    with open(out / "imitation.csv") as handle:
+        rows = list(csv.DictReader(handle))
+    assert len(rows) == 4 and all(r["held_value_gain"] and r["held_teacher_gain"] for r in rows)
+    assert read_meta(out / "model.zip")["features"] == "advice"
+
+
+def test_values_are_asked_of_replays_that_hold_none(replays: Path, tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture) -> None:
+    for args, message in [
+        (["--target", "values"], "whose values were recorded"),
+        (["--target", "value"], "invalid choice: 'value'"),
+        (["--temperature", "0"], "--temperature"),
+    ]:
+        with pytest.raises(SystemExit) as exit_:
+            main([str(replays), "--agent", "greedy", "--out", str(tmp_path / "v"), *args])
+        assert exit_.value.code == 2
+        err = capsys.readouterr().err
+        assert err.startswith("python -m agents.imitation: error: ") and message in err, (args, err)
+        assert not (tmp_path / "v").exists()
