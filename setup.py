@@ -1,5 +1,5 @@
-"""Builds the optional compiled observation encoders (sobek_env/<game>/_observe.pyx); everything else is in
-pyproject.toml.
+"""Builds the optional compiled observation encoders (sobek_env/<game>/_observe.pyx) and the Sobek heuristic's
+hand valuation (agents/sobek/_points.pyx); everything else is in pyproject.toml.
 
 The extension is optional: without Cython or a C compiler the install still succeeds (with a warning)
 and ``Observer`` uses its pure-Python path.
@@ -15,7 +15,8 @@ except ImportError:  # no Cython: nothing to compile, the pure-Python encoder se
     ext_modules = []
 else:
     ext_modules = cythonize(
-        [Extension(f"sobek_env.{game}._observe", [f"sobek_env/{game}/_observe.pyx"]) for game in GAMES],
+        [Extension(f"sobek_env.{game}._observe", [f"sobek_env/{game}/_observe.pyx"]) for game in GAMES]
+        + [Extension("agents.sobek._points", ["agents/sobek/_points.pyx"])],
         compiler_directives={"language_level": 3},
     )
     for extension in ext_modules:

@@ -19,6 +19,7 @@ Embalming or a Deceit may still make them pay.
 from __future__ import annotations
 
 import math
+import os
 from numbers import Real
 
 from sobek_env.game import Table
@@ -74,6 +75,16 @@ from .sets import (
     layout_points,
     table_for,
 )
+
+if os.environ.get("SOBEK_PURE_PYTHON", "") not in ("", "0"):
+    _points = None
+else:
+    try:
+        from . import _points
+    except ImportError:  # not built (no compiler at install): Model.hand_points's Python body serves
+        _points = None
+    else:
+        assert _points.GOODS_COUNT == NUM_GOODS
 
 BEST = 0.35              # default tolerance: the best of 0.1 to 0.5 against the greedy baseline
 
@@ -148,7 +159,14 @@ class Model:
         return chance * gain, (1.0 - chance) * cards
 
     def hand_points(self, hand: list[int], tables: list[tuple[int, int, int]]) -> tuple[float, float]:
-        """(expected points, expected leftover cards) of a hand; amulets go where they add most."""
+        """(expected points, expected leftover cards) of a hand; amulets go where they add most. Compiled
+        (``_points.hand_points``, the same floats) where built; :meth:`python_hand_points` is the reference."""
+        if _points is not None:
+            return _points.hand_points(self, hand, tables, _effective_tables, HOLD)
+        return self.python_hand_points(hand, tables)
+
+    def python_hand_points(self, hand: list[int], tables: list[tuple[int, int, int]]) -> tuple[float, float]:
+        """:meth:`hand_points` in Python."""
         points, leftover = [], []
         counts, scarabs = goods_groups(hand, self.v.rules)
         tables = _effective_tables(tables, counts)
