@@ -19,9 +19,9 @@ Embalming or a Deceit may still make them pay.
 from __future__ import annotations
 
 import math
-import os
 from numbers import Real
 
+from sobek_env.compiled import extension
 from sobek_env.game import Table
 from sobek_env.sobek import actions as A
 from sobek_env.sobek.catalogue import (
@@ -76,15 +76,8 @@ from .sets import (
     table_for,
 )
 
-if os.environ.get("SOBEK_PURE_PYTHON", "") not in ("", "0"):
-    _points = None
-else:
-    try:
-        from . import _points
-    except ImportError:  # not built (no compiler at install): Model.hand_points's Python body serves
-        _points = None
-    else:
-        assert _points.GOODS_COUNT == NUM_GOODS
+_points = extension("._points", __package__)  # None: Model.hand_points's Python body serves
+assert _points is None or _points.GOODS_COUNT == NUM_GOODS
 
 BEST = 0.35              # default tolerance: the best of 0.1 to 0.5 against the greedy baseline
 

@@ -18,7 +18,6 @@ each entry's bounds, derived in ``bounds.py``.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from functools import cache
 from itertools import compress
@@ -26,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from ..compiled import extension
 from .actions import BUILDS
 from .bounds import max_amulets, max_talents
 from .catalogue import (
@@ -49,13 +49,7 @@ from .phases import PHASE_INDEX, PHASE_NAMES
 from .state import GameState
 from .view import EMPTY, MODES, View, view
 
-if os.environ.get("SOBEK_PURE_PYTHON", "") not in ("", "0"):
-    _observe = None
-else:
-    try:
-        from . import _observe
-    except ImportError:  # not built (no compiler at install): the Python path serves
-        _observe = None
+_observe = extension("._observe", __package__)
 COMPILED = _observe is not None
 
 SCORE_SCALE = 100.0

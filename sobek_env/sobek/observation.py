@@ -15,11 +15,11 @@ Set the environment variable ``SOBEK_PURE_PYTHON=1`` (before importing
 
 from __future__ import annotations
 
-import os
 from functools import cache
 
 import numpy as np
 
+from ..compiled import extension
 from ..game import layout_of
 from .catalogue import (
     BACKS,
@@ -58,13 +58,7 @@ from .scoring import TableSet, scarabs_of, set_value
 from .state import GameState
 from .view import seat_view
 
-if os.environ.get("SOBEK_PURE_PYTHON", "") not in ("", "0"):
-    _observe = None
-else:
-    try:
-        from . import _observe
-    except ImportError:  # not built (no compiler at install): the Python path serves
-        _observe = None
+_observe = extension("._observe", __package__)
 COMPILED = _observe is not None  # whether Observer.encode runs the compiled encoder
 
 MODES = ("original", "memory")
