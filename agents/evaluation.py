@@ -59,7 +59,7 @@ from agents import make
 from agents.files import DirectoryLock, lock_for_command, parse_json, write_atomic
 from agents.registry import parse_spec, with_option
 from agents.tournament import BACKENDS, AgentSummary, GameRecord, format_table, play_tournament, summarize
-from agents.workers import WorkerDied, sigterm_as_interrupt, stopped_by
+from agents.workers import WorkerDied, signals_held, sigterm_as_interrupt, stopped_by
 from sobek_env.registry import GAMES, load_game
 from sobek_env.replay import Replay
 
@@ -360,9 +360,10 @@ def run(
     """Play one tournament (the ``table``-th of the run) as the arguments say, with a progress bar, writing each
     game to ``games`` as it ends; its games and summaries."""
     def on_record(record: GameRecord) -> None:
-        games.append(table, record)
-        if record.actions:
-            save_replay(args, specs, record, "" if not args.sweep else f"{description}-")
+        with signals_held():  # a stop lands after the game is written, counted and replayed, never between
+            games.append(table, record)
+            if record.actions:
+                save_replay(args, specs, record, "" if not args.sweep else f"{description}-")
 
     keep = 0 if args.save_replays is None else args.games if args.replays is None else args.replays
     records = play_tournament(specs, args.games, game=args.game, seed=args.seed, observation_mode=args.mode,

@@ -54,6 +54,28 @@ def sigterm_as_interrupt() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
+@contextlib.contextmanager
+def signals_held() -> Iterator[None]:
+    """Within the block, Ctrl-C and SIGTERM wait: the first to arrive is raised again when it ends, to the
+    handler from before. For bookkeeping that must happen whole, such as writing a game and counting it, so
+    what a stopped run reports is what it kept. (Masking the signals would not do: the kernel gives a
+    signal sent to the process to any thread not masking it, tqdm's for one.) Only the main thread can
+    set handlers; elsewhere the block runs as it is."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    arrived: list[int] = []
+    held = (signal.SIGINT, signal.SIGTERM)
+    previous = {signum: signal.signal(signum, lambda signum, frame: arrived.append(signum)) for signum in held}
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, signal.SIG_DFL if handler is None else handler)
+        if arrived:
+            signal.raise_signal(arrived[0])
+
+
 def stopped_by(exc: KeyboardInterrupt) -> tuple[str, int]:
     """How to say what stopped the run, and its exit status (128 + the signal: 130 for Ctrl-C, 143 for SIGTERM)."""
     signum = getattr(exc, "signum", signal.SIGINT)

@@ -18,9 +18,10 @@ from processes import group, pool_workers, wait_for
 from reports import results
 
 from agents import RandomAgent, make
-from agents.evaluation import main
+from agents.evaluation import GamesFile, main
 from agents.files import DirectoryLock
 from agents.registry import with_option
+from agents.workers import Interrupted, signals_held, sigterm_as_interrupt
 from agents.tournament import (
     GameRecord,
     format_table,
@@ -379,6 +380,41 @@ def test_a_killed_worker_ends_the_run_clearly_keeping_its_games(tmp_path: Path, 
     evaluate(*arguments, "--out", str(out), "--resume")
     evaluate(*arguments, "--out", str(tmp_path / "whole"))
     assert results(out) == results(tmp_path / "whole")
+
+
+def test_signals_held_delays_a_stop_to_the_end_of_the_block() -> None:
+    reached = []
+    with sigterm_as_interrupt():
+        handlers = signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGINT)
+        with pytest.raises(Interrupted) as stop:
+            with signals_held():
+                os.kill(os.getpid(), signal.SIGTERM)
+                os.kill(os.getpid(), signal.SIGINT)  # the first to arrive is the one raised
+                reached.append("after the kills")
+            reached.append("after the block")
+        assert (signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGINT)) == handlers  # given back
+    assert reached == ["after the kills"] and stop.value.signum == signal.SIGTERM
+
+
+def test_a_stop_after_a_game_is_written_lands_after_its_count_and_replay(tmp_path: Path, monkeypatch,
+                                                                         capsys: pytest.CaptureFixture) -> None:
+    # SIGTERM arriving the moment the third game's line is written: the message counts what the file holds
+    # and that game's replay is saved too (the stop waits for the bookkeeping to finish)
+    append = GamesFile.append
+
+    def append_then_stop(self: GamesFile, table: int, record) -> None:
+        append(self, table, record)
+        if self.played == 3:
+            os.kill(os.getpid(), signal.SIGTERM)
+
+    monkeypatch.setattr(GamesFile, "append", append_then_stop)
+    out, replays = tmp_path / "out", tmp_path / "replays"
+    with pytest.raises(SystemExit) as stop:
+        evaluate("--players", "2", "--games", "10", "--agents", "random", "random", "--workers", "1",
+                 "--out", str(out), "--save-replays", str(replays))
+    assert stop.value.code == 128 + signal.SIGTERM
+    assert capsys.readouterr().err.startswith("stopped by SIGTERM; the 3 games played are kept in")
+    assert game_lines(out) == 3 and len(list(replays.glob("game-*.jsonl"))) == 3
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds processes in /proc")
