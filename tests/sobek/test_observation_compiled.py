@@ -226,6 +226,29 @@ def test_random_games_decode_identically(num_players: int, mode: str) -> None:
     assert hidden  # some views held a face-down character, whose share of the unseen cards is scaled
 
 
+def test_what_may_come_from_the_deck_is_summed_from_the_unseen_cards() -> None:
+    # per goods, the unseen cards of the kinds dealt from the deck (and their scarabs); each view has lists
+    # of its own
+    observer, seen = O.Observer(3), 0
+    for s in random_game(3, seed=11):
+        observation = {"observation": observer.encode(s, 0).copy(), "action_mask": mask_of(s)}
+        v = D.View(observation, 3)
+        dealt = [k for k in range(len(v.unseen)) if k not in D.START_KINDS]
+        assert v.coming == pytest.approx([sum(v.unseen[k] for k in dealt if k in v.members[g])
+                                          for g in range(len(v.coming))])
+        assert v.coming_scarabs == pytest.approx([sum(v.unseen[k] * v.kind_scarabs[k] for k in dealt
+                                                      if k in v.members[g]) for g in range(len(v.coming))])
+        assert (v.coming_amulets, v.coming_total) == pytest.approx((v.unseen[D.AMULET],
+                                                                    sum(v.unseen[k] for k in dealt)))
+        want = list(v.coming)
+        v.coming[0] += 100.0
+        v.coming_scarabs.append(1.0)
+        again = D.View(observation, 3)
+        assert again.coming == want and len(again.coming_scarabs) == len(want)
+        seen += 1
+    assert seen > 50
+
+
 @pytest.mark.parametrize("num_players", [2, 4])
 def test_hand_built_pending_states_decode_identically(num_players: int) -> None:
     s = _busy_table(num_players, seed=num_players)
