@@ -17,6 +17,9 @@ CAPPED_MARGIN = "capped-margin"
 MARGIN_CAP = 0.1  # of the game's score scale: 10 talents in Kleopatra, 10 points in Sobek
 LEAD_REWARDS = (ROUND_MARGIN, CAPPED_MARGIN)  # rewards paid as the learner's lead changes
 REWARDS = (*LEAD_REWARDS, *REWARD_MODES)
+# train.py (stable-baselines3) only: the capped margin less the advisor's on the same deal, from the learner's
+# first departure from the advice (agents.training.TrainingEnv)
+PAIRED_MARGIN = "paired-margin"
 EVAL_BASELINES = ("random", "heuristic")  # what a run's periodic evaluations play against
 EVAL_SEED = 2**31  # evaluation game g is dealt with seed EVAL_SEED + g: the same deals at every evaluation
 

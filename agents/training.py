@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import copy
 import multiprocessing
 import os
 import platform
@@ -82,6 +83,7 @@ from agents.arguments import (
     EVAL_SEED,
     LEAD_REWARDS,
     MARGIN_CAP,
+    PAIRED_MARGIN,
     REWARDS,
     ROUND_MARGIN,
     TrainingParser,
@@ -102,6 +104,7 @@ from agents.registry import make
 from agents.rundir import Checkpoint, Run, RunError, now
 from agents.tournament import agent_seed, wilson_interval
 from agents.workers import Interrupted, WorkerDied, die_with_parent, how_it_ended, sigterm_as_interrupt, stopped_by
+from sobek_env.env import as_action
 from sobek_env.game import Table
 from sobek_env.registry import GAMES, load_game
 
@@ -171,10 +174,12 @@ def build_parser() -> TrainingParser:
     run.add_argument("--envs", type=positive_int, metavar="N",
                      help=f"environments in parallel processes (default {d['envs']})")
     run.add_argument("--mode", choices=MODES, help=f"observation mode (default {d['mode']})")
-    run.add_argument("--reward", choices=REWARDS,
+    run.add_argument("--reward", choices=(*REWARDS, PAIRED_MARGIN),
                      help=f"reward: {ROUND_MARGIN} (the margin, paid at each scoring), {CAPPED_MARGIN} (the same, the "
-                          f"final margin squashed to +-{MARGIN_CAP:g} of the score scale) or an environment's reward "
-                          f"mode (default {default_text('reward')})")
+                          f"final margin squashed to +-{MARGIN_CAP:g} of the score scale), {PAIRED_MARGIN} (the "
+                          "capped margin less the advice's own on the same deal, from the learner's first departure "
+                          "from it: what its departures changed) or an environment's reward mode "
+                          f"(default {default_text('reward')})")
     run.add_argument("--features", metavar="SET",
                      help="what the network reads: raw (the observation) or a game's own set, e.g. Sobek's advice "
                           "(the observation and the heuristic's reading of it, see agents/sobek/features.py; "
@@ -314,6 +319,9 @@ def check_config(parser: TrainingParser, config: dict) -> None:
         if run_features(config) not in feature_sets(config["game"]):
             raise ValueError(f"--features {config['features']!r}: {config['game']} models read one of "
                              f"{', '.join(feature_sets(config['game']))}")
+        if config["reward"] == PAIRED_MARGIN and Featurizer(run_features(config), run_table(config)).advice_slice is None:
+            raise ValueError(f"--reward {PAIRED_MARGIN} compares the learner with the advice its features carry: "
+                             f"use --features advice, not {run_features(config)}")
         config["pool"] = [list(parse_entry(text)) for text in config["pool"]]
         for spec, _ in config["pool"]:
             make(spec, table=run_table(config))
@@ -359,22 +367,65 @@ class TrainingEnv(sobek_env.SingleAgentEnv):
     ``Game.margins``) / its score scale whenever scores move. It sums to the margin but tells which
     part of the game earned it. ``capped-margin`` is paid the same way, but sums to the final margin
     squashed (:func:`agents.arguments.paid_lead`).
+
+    ``paired-margin`` (features with advice) pays, at the end, the capped margin less the one the advice
+    would have reached on the same deal: at the learner's first departure from the advised action the game
+    is copied and played on to its end with the advice in the learner's seat and the same opponents (copies,
+    their random state with them), and the learner is paid the difference; nothing if it never departs.
+    What the deal gives or takes cancels out, and what is left is what its departures changed: the paired
+    comparison that lets a search tell a better action from a lucky one (``agents.ismcts``, paired mode).
     """
 
     def __init__(self, pool: OpponentPool, reward: str, features: str = "raw", **kwargs) -> None:
         by_lead = reward in LEAD_REWARDS
+        self.paired = reward == PAIRED_MARGIN
         super().__init__(pool, num_players=pool.num_players, game=pool.game,
-                         reward_mode="margin" if by_lead else reward, **kwargs)
+                         reward_mode="margin" if by_lead or self.paired else reward, **kwargs)
         self.pool = pool
         self.reward = reward
         self.by_lead = by_lead
         self._lead = 0.0
         self.featurize = Featurizer(features, self.table)
+        if self.paired and self.featurize.advice_slice is None:
+            raise ValueError(f"reward {PAIRED_MARGIN} compares the learner with its advice: use features that "
+                             f"carry one (advice), not {features!r}")
         if self.featurize.size != self.observation_space.shape[0]:
             self.observation_space = gymnasium.spaces.Box(-np.inf, np.inf, (self.featurize.size,), np.float32)
+        self._observer = self.table.game.observer(self.num_players, self.table.observation_mode)
+        self._vector: np.ndarray | None = None  # the features of the learner's decision now
+        self.twin: float | None = None  # with paired-margin: the advice's capped margin on this deal, once departed
 
     def _features(self, observation: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        return self.featurize({"observation": observation, "action_mask": mask})
+        self._vector = self.featurize({"observation": observation, "action_mask": mask})
+        return self._vector
+
+    def advised(self, vector: np.ndarray) -> int:
+        """The action the advice in the feature ``vector`` chooses."""
+        start, stop = self.featurize.advice_slice
+        return int(np.argmax(vector[start:stop]))
+
+    def twin_lead(self, advised: int) -> float:
+        """The learner's capped margin at the end of a copy of the game in which it plays ``advised`` now and
+        then the advice, against copies of its opponents (the game itself is left as it is)."""
+        game, state = self.table.game, self.game.clone()
+        opponents = copy.deepcopy(self.opponents)
+        mask = np.zeros(game.num_actions, dtype=np.int8)
+        action = advised
+        while True:
+            state.apply(action)
+            if state.is_over:
+                break
+            seat = state.current_player
+            mask[:] = 0
+            mask[state.legal_actions()] = 1
+            observation = {"observation": self._observer.encode(state, seat).copy(), "action_mask": mask.copy()}
+            if seat == self.seat:
+                action = self.advised(self.featurize(observation))
+                continue
+            opponent = opponents[(seat - self.seat) % self.num_players - 1]
+            action = (opponent.act(observation, state=state) if getattr(opponent, "wants_state", False)
+                      else opponent.act(observation))
+        return paid_lead(CAPPED_MARGIN, game.margins(state)[self.seat] / game.score_scale, True)
 
     def lead(self) -> float:
         """The game's margin of the learner now (own score - best other score, Game.margins) / its score scale."""
@@ -395,14 +446,24 @@ class TrainingEnv(sobek_env.SingleAgentEnv):
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
         observation, info = super().reset(seed=seed, options=options)
         self._lead = self.lead()
+        self.twin = None
         mask = self.action_masks()
         return self._features(observation, mask), {**info, "action_mask": mask}
 
     def step(self, action) -> tuple[np.ndarray, float, bool, bool, dict]:
+        if self.paired and self.twin is None and self._vector is not None and not self.game.is_over:
+            chosen, advised = as_action(action, self.table.game.num_actions), self.advised(self._vector)
+            mask = self.action_masks()
+            if chosen != advised and 0 <= chosen < len(mask) and mask[chosen]:
+                self.twin = self.twin_lead(advised)  # (an illegal action is refused below, changing nothing)
         observation, reward, terminated, truncated, info = super().step(action)
         if self.by_lead:
             lead = paid_lead(self.reward, self.lead(), terminated)
             reward, self._lead = lead - self._lead, lead
+        elif self.paired:
+            reward = 0.0
+            if terminated and self.twin is not None:
+                reward = paid_lead(CAPPED_MARGIN, self.lead(), True) - self.twin
         mask = self.action_masks()
         return self._features(observation, mask), reward, terminated, truncated, {**info, "action_mask": mask}
 

@@ -321,6 +321,8 @@ def test_pool_rejects_bad_settings() -> None:
     (["--game", "chess", "--players", "2"], "invalid choice: 'chess'"),
     (["--players", "2", "--features", "advise"], "--features 'advise': sobek models read one of raw, advice"),
     (["--players", "2", "--advice-prior", "-1"], "must be 0 or more"),
+    (["--players", "2", "--reward", "paired-margin", "--features", "raw"],
+     "--reward paired-margin compares the learner with the advice its features carry: use --features advice"),
     ([], "--players is required"),
     (["--resume"], "no run to resume"),
 ])
@@ -456,6 +458,77 @@ def test_the_lead_rewards_pay_the_margin_as_it_accrues_and_capped_margin_squashe
     assert sum(capped) == pytest.approx(train.MARGIN_CAP * np.tanh(margin / train.MARGIN_CAP))
     assert capped[:-1] == plain[:-1] and sum(1 for r in plain if r) > 2  # paid along the way, not only at the end
     assert abs(sum(capped)) < train.MARGIN_CAP
+
+
+# ---------------------------------------------------------------- the paired reward
+
+
+def paired_game(game: str, players: int, seed: int, depart_at: int | None) -> tuple[list[float], float, train.TrainingEnv]:
+    """A game of paired-margin at seat 0 against a random and heuristic pool, the learner playing the advice but
+    at its ``depart_at``-th decision, where it plays another legal action: its rewards and final capped margin."""
+    pool = OpponentPool([("random", 1.0), ("heuristic", 1.0)], num_players=players, game=game)
+    env = train.TrainingEnv(pool, "paired-margin", "advice", seat=0)
+    vector, _ = env.reset(seed=seed)
+    rewards, over, decision = [], False, 0
+    while not over:
+        action = env.advised(vector)
+        if decision == depart_at:
+            action = next(int(a) for a in np.flatnonzero(env.action_masks()) if a != action)
+        vector, reward, over, _, _ = env.step(action)
+        rewards.append(reward)
+        decision += 1
+    info = sobek_env.load_game(game)
+    return rewards, train.paid_lead("capped-margin", info.margins(env.game)[0] / info.score_scale, True), env
+
+
+def departure_point(game: str, players: int, seed: int) -> int:
+    """The first decision of the learner after its fifth with a choice."""
+    pool = OpponentPool([("random", 1.0), ("heuristic", 1.0)], num_players=players, game=game)
+    env = train.TrainingEnv(pool, "paired-margin", "advice", seat=0)
+    vector, _ = env.reset(seed=seed)
+    for decision in range(10_000):
+        if decision >= 5 and env.action_masks().sum() > 1:
+            return decision
+        vector, *_ = env.step(env.advised(vector))
+    raise AssertionError("no decision with a choice")
+
+
+@pytest.mark.parametrize(("game", "players"), [("sobek", 2), ("kleopatra", 3)])
+def test_the_paired_reward_pays_what_a_departure_changed_against_the_advice_on_the_same_deal(
+        game: str, players: int) -> None:
+    followed, advice_margin, env = paired_game(game, players, seed=7, depart_at=None)
+    assert env.twin is None and set(followed) == {0.0}  # never departed: nothing to compare, nothing paid
+    at = departure_point(game, players, seed=7)
+    departed, margin, env = paired_game(game, players, seed=7, depart_at=at)
+    assert env.twin == advice_margin  # the copy played on with the advice ends as the game that followed it
+    assert set(departed[:-1]) == {0.0} and departed[-1] == pytest.approx(margin - advice_margin)
+
+
+def test_the_copy_played_with_the_advice_leaves_the_game_and_its_opponents_as_they_were() -> None:
+    pool = OpponentPool([("random", 1.0)], num_players=3, game="kleopatra")
+    env = train.TrainingEnv(pool, "paired-margin", "advice", seat=0)
+    vector, _ = env.reset(seed=2)
+    before = (env.game.to_json(), [o.rng.getstate() for o in env.opponents])
+    first = env.twin_lead(env.advised(vector))
+    assert (env.game.to_json(), [o.rng.getstate() for o in env.opponents]) == before
+    assert env.twin_lead(env.advised(vector)) == first
+
+
+def test_an_illegal_action_under_the_paired_reward_is_refused_and_changes_nothing() -> None:
+    pool = OpponentPool([("heuristic", 1.0)], num_players=2, game="sobek")
+    env = train.TrainingEnv(pool, "paired-margin", "advice", seat=0)
+    env.reset(seed=1)
+    illegal = int(np.flatnonzero(~env.action_masks())[0])
+    state = env.game.to_json()
+    with pytest.raises(sobek_env.IllegalActionError):
+        env.step(illegal)
+    assert env.twin is None and env.game.to_json() == state
+
+
+def test_the_paired_reward_needs_features_with_advice() -> None:
+    pool = OpponentPool([("random", 1.0)], num_players=2, game="sobek")
+    with pytest.raises(ValueError, match="features that carry one"):
+        train.TrainingEnv(pool, "paired-margin", "raw", seat=0)
 
 
 def test_an_evaluation_game_plays_the_same_whichever_process_plays_it_and_after_what(run_dir: Path) -> None:
