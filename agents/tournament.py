@@ -42,6 +42,7 @@ import numpy as np
 from pettingzoo import AECEnv
 
 import sobek_env
+from sobek_env.env import ask
 from sobek_env.game import Game
 from sobek_env.registry import load_game
 
@@ -220,10 +221,7 @@ class GamePlayer:
                 continue
             seat = state.current_player
             start = time.process_time()
-            if getattr(players[name], "wants_state", False):
-                action = players[name].act(observation, state=state)
-            else:
-                action = players[name].act(observation)
+            action = ask(players[name], observation, state)
             if observation["action_mask"].sum() > 1:
                 seconds[seat] += time.process_time() - start
                 decisions[seat] += 1

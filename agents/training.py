@@ -104,7 +104,7 @@ from agents.registry import make
 from agents.rundir import Checkpoint, Run, RunError, now
 from agents.tournament import agent_seed, wilson_interval
 from agents.workers import Interrupted, WorkerDied, die_with_parent, how_it_ended, sigterm_as_interrupt, stopped_by
-from sobek_env.env import as_action
+from sobek_env.env import as_action, ask
 from sobek_env.game import Table
 from sobek_env.registry import GAMES, load_game
 
@@ -319,7 +319,8 @@ def check_config(parser: TrainingParser, config: dict) -> None:
         if run_features(config) not in feature_sets(config["game"]):
             raise ValueError(f"--features {config['features']!r}: {config['game']} models read one of "
                              f"{', '.join(feature_sets(config['game']))}")
-        if config["reward"] == PAIRED_MARGIN and Featurizer(run_features(config), run_table(config)).advice_slice is None:
+        if (config["reward"] == PAIRED_MARGIN
+                and Featurizer(run_features(config), run_table(config)).advice_slice is None):
             raise ValueError(f"--reward {PAIRED_MARGIN} compares the learner with the advice its features carry: "
                              f"use --features advice, not {run_features(config)}")
         config["pool"] = [list(parse_entry(text)) for text in config["pool"]]
@@ -422,9 +423,7 @@ class TrainingEnv(sobek_env.SingleAgentEnv):
             if seat == self.seat:
                 action = self.advised(self.featurize(observation))
                 continue
-            opponent = opponents[(seat - self.seat) % self.num_players - 1]
-            action = (opponent.act(observation, state=state) if getattr(opponent, "wants_state", False)
-                      else opponent.act(observation))
+            action = ask(opponents[(seat - self.seat) % self.num_players - 1], observation, state)
         return paid_lead(CAPPED_MARGIN, game.margins(state)[self.seat] / game.score_scale, True)
 
     def lead(self) -> float:

@@ -76,6 +76,14 @@ def as_action(action: Any, num_actions: int) -> int:
     raise IllegalActionError(f"an action must be an integer id from 0 to {num_actions - 1}, got {action!r}")
 
 
+def ask(agent: Any, observation: dict, state: Any) -> Any:
+    """``agent``'s action on ``observation``; an agent with ``wants_state`` (a search, a human at the table)
+    is also handed the game's ``state``."""
+    if getattr(agent, "wants_state", False):
+        return agent.act(observation, state=state)
+    return agent.act(observation)
+
+
 class LegalDiscrete(spaces.Discrete):
     """``Discrete(n)`` whose ``sample()`` without a mask draws a legal action of its agent when that
     agent must act (so generic tools that ignore masks send legal actions)."""

@@ -31,6 +31,7 @@ from typing import Any
 from rich.text import Text
 
 from .console import printer, seat_style
+from .env import ask
 from .env import env as make_env
 from .registry import GAMES, load_game
 from .replay import Replay, ReplayError
@@ -88,10 +89,7 @@ class Session:
                 self.read("Press Enter when ready. ")
             if human:
                 last_human = seat
-            if getattr(agent, "wants_state", False):
-                action = agent.act(observation, state=self.state)
-            else:
-                action = agent.act(observation)
+            action = ask(agent, observation, self.state)
             self.env.step(action)
             self.replay.actions.append((seat, int(action)))
             self.write(self.move(seat, int(action)))

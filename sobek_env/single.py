@@ -18,7 +18,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from .env import as_action, raw_env
+from .env import as_action, ask, raw_env
 from .game import Game, Table
 from .registry import load_game
 
@@ -151,11 +151,7 @@ class SingleAgentEnv(gym.Env):
             agent = aec.agent_selection
             seat = aec.agent_name_mapping[agent]
             opponent = self.opponents[(seat - self.seat) % self.num_players - 1]
-            observation = aec.observe(agent)
-            if getattr(opponent, "wants_state", False):
-                aec.step(opponent.act(observation, state=self.game))
-            else:
-                aec.step(opponent.act(observation))
+            aec.step(ask(opponent, aec.observe(agent), self.game))
             reward += aec.rewards[me]
         self._last = aec.observe(me)
         return reward

@@ -21,7 +21,6 @@ from agents import RandomAgent, make
 from agents.evaluation import GamesFile, main
 from agents.files import DirectoryLock
 from agents.registry import with_option
-from agents.workers import Interrupted, signals_held, sigterm_as_interrupt
 from agents.tournament import (
     GameRecord,
     format_table,
@@ -32,6 +31,7 @@ from agents.tournament import (
     summarize,
     wilson_interval,
 )
+from agents.workers import Interrupted, signals_held, sigterm_as_interrupt
 from sobek_env import load_game
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -463,12 +463,18 @@ def test_the_lead_rewards_pay_the_margin_as_it_accrues_and_capped_margin_squashe
 # ---------------------------------------------------------------- the paired reward
 
 
-def paired_game(game: str, players: int, seed: int, depart_at: int | None) -> tuple[list[float], float, train.TrainingEnv]:
-    """A game of paired-margin at seat 0 against a random and heuristic pool, the learner playing the advice but
-    at its ``depart_at``-th decision, where it plays another legal action: its rewards and final capped margin."""
+def paired_env(game: str, players: int, seed: int) -> tuple[train.TrainingEnv, np.ndarray]:
+    """A paired-margin environment at seat 0 against a random and heuristic pool, reset with ``seed``."""
     pool = OpponentPool([("random", 1.0), ("heuristic", 1.0)], num_players=players, game=game)
     env = train.TrainingEnv(pool, "paired-margin", "advice", seat=0)
-    vector, _ = env.reset(seed=seed)
+    return env, env.reset(seed=seed)[0]
+
+
+def paired_game(game: str, players: int, seed: int,
+                depart_at: int | None) -> tuple[list[float], float, train.TrainingEnv]:
+    """A game of :func:`paired_env`, the learner playing the advice but at its ``depart_at``-th decision, where it
+    plays another legal action: its rewards and final capped margin."""
+    env, vector = paired_env(game, players, seed)
     rewards, over, decision = [], False, 0
     while not over:
         action = env.advised(vector)
@@ -483,9 +489,7 @@ def paired_game(game: str, players: int, seed: int, depart_at: int | None) -> tu
 
 def departure_point(game: str, players: int, seed: int) -> int:
     """The first decision of the learner after its fifth with a choice."""
-    pool = OpponentPool([("random", 1.0), ("heuristic", 1.0)], num_players=players, game=game)
-    env = train.TrainingEnv(pool, "paired-margin", "advice", seat=0)
-    vector, _ = env.reset(seed=seed)
+    env, vector = paired_env(game, players, seed)
     for decision in range(10_000):
         if decision >= 5 and env.action_masks().sum() > 1:
             return decision
