@@ -135,10 +135,11 @@ DEFAULTS = {
 
 # a game's own defaults, where its learner trains better otherwise (see docs/kleopatra_learning.md): in
 # Kleopatra what corruption buys depends on how corrupt the others are, so the learner meets the opponent of
-# the bars alone; starts closer to the heuristic's play; and is paid for winning more than for
-# avoiding the crocodile at any price
+# the bars alone, and starts closer to the heuristic's play. Its reward stays the round margin: the
+# capped margin, meant to stop paying any price to avoid the crocodile, fell further below the heuristic in
+# every run, where the round margin held level with it
 GAME_DEFAULTS: dict[str, dict[str, Any]] = {
-    "kleopatra": {"pool": ["heuristic@1"], "self_play_weight": 0.0, "advice_prior": 5.0, "reward": CAPPED_MARGIN},
+    "kleopatra": {"pool": ["heuristic@1"], "self_play_weight": 0.0, "advice_prior": 5.0},
 }
 
 
