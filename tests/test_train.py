@@ -43,8 +43,8 @@ def run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
-def play_game(agent: PPOAgent, num_players: int = 2, seed: int = 0) -> list[int]:
-    env = sobek_env.SingleAgentEnv(make("random"), num_players=num_players)
+def play_game(agent: PPOAgent, num_players: int = 2, seed: int = 0, game: str = "sobek") -> list[int]:
+    env = sobek_env.SingleAgentEnv(make("random", game=game), num_players=num_players, game=game)
     observation, _ = env.reset(seed=seed)
     actions, over = [], False
     while not over:
@@ -229,34 +229,52 @@ def test_a_model_with_unknown_or_mismatched_features_is_refused(run_dir: Path, t
         load_ppo(mismatched)
 
 
-@pytest.mark.parametrize("path", sorted((ROOT / "models").glob("ppo-*p.zip")), ids=lambda p: p.name)
+def shipped_table(path: Path) -> tuple[str, int]:
+    """(game, players) of a shipped model by its name: ppo-3p.zip is Sobek's, kleopatra-ppo-3p.zip Kleopatra's."""
+    game, _, players = path.stem.rpartition("ppo-")
+    return (game.removesuffix("-") or "sobek"), int(players.removesuffix("p"))
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "models").glob("*ppo-*p.zip")), ids=lambda p: p.name)
 def test_each_shipped_model_loads_for_its_table_and_plays(path: Path) -> None:
-    num_players = int(path.stem.removeprefix("ppo-").removesuffix("p"))
-    agent = make(f"ppo:{path}", num_players=num_players, observation_mode="original")
-    assert agent.meta["num_players"] == num_players and path.stat().st_size < 4_000_000
-    assert play_game(agent, num_players=num_players, seed=1) == play_game(agent, num_players=num_players, seed=1)
+    game, num_players = shipped_table(path)
+    agent = make(f"ppo:{path}", game=game, num_players=num_players, observation_mode="original")
+    assert (agent.meta["game"], agent.meta["num_players"]) == (game, num_players)
+    assert path.stat().st_size < 4_000_000
+    once, again = (play_game(agent, num_players=num_players, seed=1, game=game) for _ in range(2))
+    assert once == again
+    with pytest.raises(ValueError, match="players"):  # refused at another table
+        make(f"ppo:{path}", game=game, num_players=num_players + 1 if num_players < 4 else 3)
 
 
-# recorded from the shipped models when they were measured for the README (sobek-ppo/2, trained for the
-# revised rules): (decisions, sha256 of the actions) of the deterministic policy in 3 seeded games against
+# recorded from the shipped models when they were measured for the README (Sobek's: sobek-ppo/2, trained for
+# the revised rules): (decisions, sha256 of the actions) of the deterministic policy in 3 seeded games against
 # heuristic players. A change in the engine, the observation, the features or the heuristic moves them.
-SHIPPED_PLAY = {2: (392, "e39819226241a981"), 3: (316, "5ee6ad89171b0d09"), 4: (192, "7d22446e8965e9a7")}
+SHIPPED_PLAY = {
+    "ppo-2p.zip": (392, "e39819226241a981"), "ppo-3p.zip": (316, "5ee6ad89171b0d09"),
+    "ppo-4p.zip": (192, "7d22446e8965e9a7"), "kleopatra-ppo-3p.zip": (514, "8f276916f90d0e73"),
+}
 
 
-@pytest.mark.parametrize("num_players", sorted(SHIPPED_PLAY))
-def test_each_shipped_model_plays_as_when_it_was_measured(num_players: int) -> None:
-    agent = load_ppo(ROOT / "models" / f"ppo-{num_players}p.zip", num_players=num_players)
+def test_every_shipped_model_has_its_recorded_play() -> None:
+    assert sorted(path.name for path in (ROOT / "models").glob("*ppo-*p.zip")) == sorted(SHIPPED_PLAY)
+
+
+@pytest.mark.parametrize("name", sorted(SHIPPED_PLAY))
+def test_each_shipped_model_plays_as_when_it_was_measured(name: str) -> None:
+    game, num_players = shipped_table(ROOT / "models" / name)
+    agent = make(f"ppo:{ROOT / 'models' / name}", game=game, num_players=num_players)
     actions = []
     for seed in range(3):
-        opponents = [make("heuristic", num_players=num_players) for _ in range(num_players - 1)]
-        env = sobek_env.SingleAgentEnv(opponents, num_players=num_players, seat=seed % num_players)
+        opponents = [make("heuristic", game=game, num_players=num_players) for _ in range(num_players - 1)]
+        env = sobek_env.SingleAgentEnv(opponents, num_players=num_players, seat=seed % num_players, game=game)
         observation, _ = env.reset(seed=seed)
         over = False
         while not over:
             actions.append(agent.act({"observation": observation, "action_mask": env.action_masks()}))
             observation, _, over, _, _ = env.step(actions[-1])
     digest = hashlib.sha256(",".join(map(str, actions)).encode()).hexdigest()[:16]
-    assert (len(actions), digest) == SHIPPED_PLAY[num_players]
+    assert (len(actions), digest) == SHIPPED_PLAY[name]
 
 
 # ---------------------------------------------------------------- the pool
