@@ -111,9 +111,10 @@ from sobek_env.registry import GAMES, load_game
 # Sobek, within an hour on 2 cores: measured 1,400-2,000 steps/s with 2 players and the advice features,
 # about half that with 4 (three opponents act between the learner's steps)
 # Kleopatra, with the advice features: measured about 275 learner steps/s with 3 players over a whole run
-# (each step waits for the heuristic's advice and two opponents), 205-220 with 4 beside other jobs, fewer with 5
+# (each step waits for the heuristic's advice and two opponents), about 185 with 4 (800k steps in 73 minutes,
+# evaluations included); 5 players estimated at about 160, so 600k
 DEFAULT_TIMESTEPS = {"sobek": {2: 3_000_000, 3: 2_500_000, 4: 2_000_000},
-                     "kleopatra": {3: 1_000_000, 4: 800_000, 5: 800_000}}
+                     "kleopatra": {3: 1_000_000, 4: 800_000, 5: 600_000}}
 FALLBACK_TIMESTEPS = 1_000_000  # a table without a measured budget
 MODES = ("original", "memory")  # every game's observation modes
 DEFAULT_POOL = ("random@1", "greedy@1", "heuristic@3", "heuristic:tolerance=0.2@1", "heuristic:tolerance=0.8@1")
