@@ -151,9 +151,11 @@ def plot(rows: Sequence[dict], title: str, share: float, path: Path) -> None:
     right.axhline(1.0, color="grey", linestyle="--", label="1 s")
     right.set(xscale="log", yscale="log", xlabel="simulations per decision", ylabel="CPU seconds per decision")
     right.legend()
+    pad = max(1.3, (budgets[-1] / budgets[0]) ** 0.1)
     for ax in (left, right):  # the budgets themselves as ticks, not a log scale's minor labels
         ax.set_xticks(budgets, [str(b) for b in budgets])
         ax.xaxis.set_minor_formatter(NullFormatter())
+        ax.set_xlim(budgets[0] / pad, budgets[-1] * pad)  # room for the end rungs' labels inside the axes
     fig.suptitle(title)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
@@ -217,7 +219,7 @@ def main(argv: list[str] | None = None) -> None:
         write_atomic(args.out / "ladder.json", json.dumps(report, indent=1))
         plot(rungs, title, 1 / args.players, args.out / "ladder.png")
 
-    climb(args, kept, save)
+    save(climb(args, kept, save))  # again at the end, so a --resume with every rung kept redraws the plot
     print(f"wrote {args.out / 'ladder.csv'}, {args.out / 'ladder.json'} and {args.out / 'ladder.png'}")
 
 

@@ -74,6 +74,23 @@ def test_resume_keeps_the_rungs_already_climbed_and_plays_the_others(tmp_path: P
     assert len((out / "ladder.csv").read_text().splitlines()) == 3
 
 
+def test_resume_with_every_rung_kept_plays_nothing_and_redraws_the_plot(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    out = tmp_path / "ladder"
+    argv = ["--players", "2", "--agent", "ismcts:settings=none,depth=20", "--budgets", "2", "--games", "2",
+            "--timing-games", "0", "--out", str(out)]
+    ladder.main(argv)
+    report = (out / "ladder.json").read_text()
+    (out / "ladder.png").unlink()
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a kept rung was played again")
+
+    monkeypatch.setattr(ladder, "play_tournament", refuse)
+    ladder.main([*argv, "--resume"])
+    assert (out / "ladder.png").stat().st_size > 10_000 and (out / "ladder.json").read_text() == report
+
+
 def test_resume_refuses_a_ladder_climbed_with_other_settings(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     out = tmp_path / "ladder"
     base = ["--players", "2", "--budgets", "2", "--games", "2", "--timing-games", "0", "--out", str(out)]
