@@ -13,8 +13,12 @@ $(STAMP): pyproject.toml constraints.txt setup.py $(wildcard sobek_env/*/_observ
 
 install: $(STAMP)
 
+# The suite on every core (pytest-xdist); --dist loadscope keeps each module on one worker, so a module's
+# fixtures (a trained model, a played sweep) are built once.
+XDIST = -n auto --dist loadscope
+
 test: $(STAMP)
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q $(XDIST)
 
 # The declared lowest versions (constraints-lower.txt), in a venv of their own, on the suite that needs no
 # long run: proves pyproject.toml's lower bounds true. .ci/run runs it after make test.
@@ -25,7 +29,7 @@ $(LOWER)/.installed: pyproject.toml constraints.txt constraints-lower.txt setup.
 	touch $(LOWER)/.installed
 
 test-lower: $(LOWER)/.installed
-	$(LOWER)/bin/python -m pytest -q -p no:cacheprovider
+	$(LOWER)/bin/python -m pytest -q -p no:cacheprovider $(XDIST)
 
 # Ray's tests (tests_ray/, outside the suite's testpaths: make test collects none of them) in a venv of their own
 # with the ray extra, on a local Ray they start. .ci/run runs it after make test-lower.
