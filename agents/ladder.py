@@ -219,7 +219,9 @@ def main(argv: list[str] | None = None) -> None:
         write_atomic(args.out / "ladder.json", json.dumps(report, indent=1))
         plot(rungs, title, 1 / args.players, args.out / "ladder.png")
 
-    save(climb(args, kept, save))  # again at the end, so a --resume with every rung kept redraws the plot
+    rows = climb(args, kept, save)  # saved after each rung it plays
+    if set(args.budgets) <= set(kept):  # a --resume with every rung kept played none: redraw all the same
+        save(rows)
     print(f"wrote {args.out / 'ladder.csv'}, {args.out / 'ladder.json'} and {args.out / 'ladder.png'}")
 
 
