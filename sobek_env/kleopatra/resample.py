@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import random
 
+from ..randomness import as_random
 from .catalogue import NUM_KINDS, STANDARD
 from .phases import Ceremony, Refill, Vizier
 from .state import GameState
@@ -45,8 +46,7 @@ def resample(s: GameState, player: int, rng: random.Random) -> GameState:
     n = s.num_players
     if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < n:
         raise ValueError(f"player must be a seat from 0 to {n - 1}, got {player!r}")
-    if not isinstance(rng, random.Random):
-        raise TypeError(f"rng must be a random.Random, got {type(rng).__name__}")
+    rng = as_random(rng)
     seed = rng.getrandbits(63)
     for _ in range(MAX_ATTEMPTS):
         r = _deal(s, player, rng)

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import random
 
+from ..randomness import as_random
 from .catalogue import (
     BACKS,
     BEIGE,
@@ -57,8 +58,7 @@ def resample(s: GameState, player: int, rng: random.Random) -> GameState:
     n = s.num_players
     if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < n:
         raise ValueError(f"player must be a seat from 0 to {n - 1}, got {player!r}")
-    if not isinstance(rng, random.Random):
-        raise TypeError(f"rng must be a random.Random, got {type(rng).__name__}")
+    rng = as_random(rng)
     seed = rng.getrandbits(63)
     view = seat_view(s, player, memory=True)
     searched = s.pending.target if view.vizier_pile is not None else None

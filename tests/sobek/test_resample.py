@@ -215,5 +215,7 @@ def test_bad_arguments_are_refused() -> None:
         s.resample(2, random.Random(0))
     with pytest.raises(ValueError, match="player must be a seat"):
         s.resample(True, random.Random(0))
-    with pytest.raises(TypeError, match=r"rng must be a random\.Random"):
-        s.resample(0, 5)
+    with pytest.raises(TypeError, match=r"rng must be a random\.Random, a numpy Generator or an integer seed"):
+        s.resample(0, "5")
+    with pytest.raises(ValueError, match="non-negative"):
+        s.resample(0, -1)
