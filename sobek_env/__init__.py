@@ -20,6 +20,7 @@ from .game import Game, Table
 from .parallel import parallel_env
 from .registry import GAMES, load_game, version
 from .single import SingleAgentEnv
+from .vector import vector_env
 
 __version__ = "1.0.0"
 
@@ -51,5 +52,6 @@ register_envs()
 
 __all__ = [
     "GAMES", "Game", "IllegalActionError", "InvariantError", "SingleAgentEnv", "StateFormatError", "Table",
-    "__version__", "env", "load_game", "parallel_env", "raw_env", "register_envs", *_SOBEK_NAMES,
+    "__version__", "env", "load_game", "parallel_env", "raw_env", "register_envs", "vector_env",
+    *_SOBEK_NAMES,
 ]

@@ -1,0 +1,128 @@
+"""The batched environment (``sobek_env.vector_env``): many games in one call, each game's learner seat seeing
+exactly what the AEC environment shows it, with rewards as the AEC environment gives them."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from gymnasium.vector import VectorEnv
+
+import sobek_env
+from sobek_env import IllegalActionError
+
+TABLES = [(g, n) for g in sobek_env.GAMES for n in sobek_env.load_game(g).player_counts
+          if n >= sobek_env.load_game(g).default_players]
+
+
+def _play(venv: VectorEnv, steps: int, seed: int) -> list[tuple]:
+    """``steps`` steps of uniformly random legal learner actions; everything the env returned."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(steps):
+        masks = venv.action_masks()
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+        out.append(venv.step(actions))
+    return out
+
+
+def _aec_view(game: str, n: int, mode: str, state, seat: int) -> dict:
+    aec = sobek_env.raw_env(game=game, num_players=n, observation_mode=mode)
+    aec.reset(seed=0)
+    aec.game = state
+    return aec.observe(f"player_{seat}")
+
+
+@pytest.mark.parametrize(("game", "n"), TABLES)
+@pytest.mark.parametrize("mode", ["original", "memory"])
+def test_each_learner_sees_what_the_aec_environment_shows_its_seat(game: str, n: int, mode: str) -> None:
+    venv = sobek_env.vector_env(game=game, num_envs=3, num_players=n, observation_mode=mode, seed=1)
+    assert isinstance(venv, VectorEnv)
+    obs, info = venv.reset(seed=4)
+    for step in range(60):
+        for i, state in enumerate(venv.states()):
+            seat = int(info["seat"][i])
+            assert state.current_player == seat and not state.is_over
+            view = _aec_view(game, n, mode, state, seat)
+            np.testing.assert_array_equal(obs[i], view["observation"])
+            np.testing.assert_array_equal(venv.action_masks()[i], view["action_mask"].astype(bool))
+        obs, _, _, _, info = _play(venv, 1, step)[0]
+
+
+@pytest.mark.parametrize("game", sobek_env.GAMES)
+def test_a_seeded_reset_replays_every_game(game: str) -> None:
+    def run() -> list:
+        venv = sobek_env.vector_env(game=game, num_envs=4)
+        first = venv.reset(seed=9)[0]
+        return [first, *[(o, r, t) for o, r, t, _, _ in _play(venv, 150, 0)]]
+
+    a, b = run(), run()
+    np.testing.assert_array_equal(a[0], b[0])
+    for x, y in zip(a[1:], b[1:]):
+        for u, v in zip(x, y):
+            np.testing.assert_array_equal(u, v)
+    other = sobek_env.vector_env(game=game, num_envs=4)
+    assert not np.array_equal(other.reset(seed=10)[0], a[0])
+
+
+@pytest.mark.parametrize("game", sobek_env.GAMES)
+def test_a_game_depends_on_its_index_and_the_seed_not_on_the_number_of_games(game: str) -> None:
+    small, big = (sobek_env.vector_env(game=game, num_envs=k) for k in (2, 5))
+    np.testing.assert_array_equal(small.reset(seed=3)[0], big.reset(seed=3)[0][:2])
+
+
+@pytest.mark.parametrize("game", sobek_env.GAMES)
+def test_finished_games_are_dealt_anew_with_their_win_rewards(game: str) -> None:
+    venv = sobek_env.vector_env(game=game, num_envs=2, reward_mode="win")
+    venv.reset(seed=0)
+    ended = 0
+    for obs, rewards, terminated, truncated, info in _play(venv, 1500, 1):
+        assert not truncated.any()
+        for i in np.flatnonzero(terminated):
+            ended += 1
+            final = info["final_info"][i]
+            assert rewards[i] == (1.0 if final["seat"] in final["winners"] else -1.0)
+            assert info["final_obs"][i].shape == obs[i].shape
+            assert venv.action_masks()[i].any()  # the new game awaits its learner
+        assert (rewards[~terminated] == 0).all()
+    assert ended >= 2
+
+
+@pytest.mark.parametrize("game", sobek_env.GAMES)
+def test_score_rewards_add_up_to_the_final_score(game: str) -> None:
+    venv = sobek_env.vector_env(game=game, num_envs=1, reward_mode="score", seat=0)
+    venv.reset(seed=2)
+    total = venv.states()[0].scores[0] / sobek_env.load_game(game).score_scale  # Kleopatra starts with talents
+    for _, rewards, terminated, _, info in _play(venv, 3000, 2):
+        total += float(rewards[0])
+        if terminated[0]:
+            assert total == pytest.approx(info["final_info"][0]["scores"][0] / sobek_env.load_game(game).score_scale)
+            return
+    pytest.fail("no game ended")
+
+
+def test_agent_specs_play_the_other_seats() -> None:
+    venv = sobek_env.vector_env(game="sobek", num_envs=2, opponents=("heuristic",), seed=0)
+    venv.reset()
+    _play(venv, 20, 0)
+
+
+def test_bad_requests_are_refused_and_change_nothing() -> None:
+    venv = sobek_env.vector_env(game="sobek", num_envs=2)
+    with pytest.raises(RuntimeError, match="reset"):
+        venv.step(np.zeros(2, int))
+    venv.reset(seed=0)
+    before = [s.to_json() for s in venv.states()]
+    masks = venv.action_masks()
+    illegal = int(np.flatnonzero(~masks[1])[0])
+    legal = int(np.flatnonzero(masks[0])[0])
+    with pytest.raises(IllegalActionError, match="game 1"):
+        venv.step(np.array([legal, illegal]))
+    with pytest.raises(ValueError, match="shape"):
+        venv.step(np.array([legal]))
+    with pytest.raises(IllegalActionError):
+        venv.step(np.array([legal, 1.5], dtype=object))
+    assert [s.to_json() for s in venv.states()] == before
+    for bad in ({"num_envs": 0}, {"reward_mode": "points"}, {"seat": 2}, {"num_players": 9},
+                {"opponents": ("random", "random")}):
+        with pytest.raises(ValueError):
+            sobek_env.vector_env(game="sobek", **bad)
