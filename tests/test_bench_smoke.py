@@ -28,3 +28,13 @@ def test_quick_benchmark_prints_a_table_of_positive_figures(tmp_path: Path) -> N
     for peer in ("leduc", "texas", "gin", "gin_obs"):  # measured when installed, else said so
         assert rows[peer].get("steps_per_s", 1) > 0
         assert "missing" not in rows[peer] or "pip install" in rows[peer]["missing"]
+
+
+def test_search_speed_script_measures_both_games() -> None:
+    script = BENCH.parent / "bench_search.py"
+    run = subprocess.run([sys.executable, str(script), "--quick"], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    rows = {line.split()[0]: line.split()[1:] for line in run.stdout.splitlines()[1:]}
+    assert {name: row[0] for name, row in rows.items()} == {"sobek": "2", "kleopatra": "3"}
+    for _, decisions, *figures in rows.values():
+        assert int(decisions) >= 3 and all(float(figure) > 0 for figure in figures)
