@@ -1,5 +1,5 @@
 """The skill ladder of a search agent: its win rate against a baseline as its simulation budget grows,
-with the CPU time each decision takes (issue 15; the TAG framework reports search agents this way).
+with the CPU time each decision takes (the TAG framework reports search agents this way).
 
     python -m agents.ladder --players 2 --agent ismcts:settings=none --budgets 25,100,400 --games 90 --out results/tree
     python -m agents.ladder --game kleopatra --players 3 --budgets 25,100 --games 60 --out results/ladder-kleopatra
