@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY      = $(VENV)/bin/python
 STAMP   = $(VENV)/.installed
 
-.PHONY: install test test-lower test-ray rllib-bar demo lint stress stress-sobek stress-kleopatra clean
+.PHONY: install test test-lower test-ray rllib-bar demo docs lint stress stress-sobek stress-kleopatra clean
 
 $(STAMP): pyproject.toml constraints.txt setup.py $(wildcard sobek_env/*/_observe.pyx)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -57,6 +57,16 @@ rllib-bar: $(RAYVENV)/.installed
 demo: $(STAMP)
 	$(PY) demo.py
 
+# The documentation site (mkdocs.yml, docs/) into site/, strictly: a warning (a broken link or anchor, a page
+# left out of the nav, a docstring mkdocstrings cannot read) fails the build. .ci/run runs it after make test.
+DOCS_STAMP = $(VENV)/.docs-installed
+$(DOCS_STAMP): $(STAMP)
+	$(PY) -m pip install --quiet -c constraints.txt -e ".[dev,docs]"
+	touch $(DOCS_STAMP)
+
+docs: $(DOCS_STAMP)
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --site-dir site
+
 lint: $(STAMP)
 	$(PY) -m ruff check .
 
@@ -82,4 +92,4 @@ stress-kleopatra: $(STAMP)
 		status=$$?; cat results/stress-kleopatra.txt; exit $$status
 
 clean:
-	rm -rf $(VENV) $(LOWER) $(RAYVENV) .pytest_cache
+	rm -rf $(VENV) $(LOWER) $(RAYVENV) .pytest_cache site
