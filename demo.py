@@ -68,7 +68,8 @@ def learned_agent_tables(games: int, seed: int) -> None:
             played = games - games % num_players
             records = play_tournament(specs, played, seed=seed, workers=os.cpu_count() or 1, game=game)
             print(f"\n{sobek_env.load_game(game).title}: the shipped {num_players}-player agent against {opponent}, "
-                  f"{played} games (a small sample: the README gives 2,000-game figures and their commands):\n")
+                  f"{played} games (a small sample: docs/results/learned-agents.md has 2,000-game figures "
+                  "and their commands):\n")
             print(format_table(summarize(records, specs, game=game), game=game))
 
 
