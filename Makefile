@@ -17,8 +17,9 @@ install: $(STAMP)
 # fixtures (a trained model, a played sweep) are built once.
 XDIST = -n auto --dist loadscope
 
+# The 20 slowest tests are listed at the end, to keep the suite within its few minutes.
 test: $(STAMP)
-	$(PY) -m pytest -q $(XDIST)
+	$(PY) -m pytest -q $(XDIST) --durations=20
 
 # The declared lowest versions (constraints-lower.txt), in a venv of their own, on the suite that needs no
 # long run: proves pyproject.toml's lower bounds true. .ci/run runs it after make test.
