@@ -222,8 +222,9 @@ class GamesFile:
 
     def lines(self) -> int:
         """The whole game lines in the file."""
-        with self.path.open("rb") as file:
-            return max(0, file.read().count(b"\n") - 1)
+        with self.path.open("rb") as file:  # counted a block at a time: the file may be anyone's, of any size
+            ends = sum(block.count(b"\n") for block in iter(lambda: file.read(MAX_LINE_BYTES), b""))
+        return max(0, ends - 1)
 
     def read(self, num_players: int, games: int, seed: int) -> int:
         """Fill :attr:`done` from the file; the length of its whole lines. ValueError naming the line for

@@ -9,6 +9,7 @@ import re
 import signal
 import subprocess
 import sys
+import tracemalloc
 from collections import Counter
 from pathlib import Path
 from types import SimpleNamespace
@@ -444,3 +445,16 @@ def test_a_stopped_tournament_does_not_wait_for_the_games_in_play(tmp_path: Path
     assert process.returncode == 128 + signal.SIGTERM and "Traceback" not in err, err
     assert err.strip().splitlines()[-1].startswith("stopped by SIGTERM; the 0 games played are kept in")
     wait_for(lambda: not group(process.pid), 10, "the workers to end")
+
+
+def test_counting_the_games_of_a_huge_games_file_reads_it_a_block_at_a_time(tmp_path: Path) -> None:
+    """A new run over an --out holding a games file counts its lines (is it unfinished?) without holding it."""
+    games = GamesFile(tmp_path, 1)
+    games.path.write_bytes(b'{"format":"sobek-games/1","arguments":{}}\n' + b"\n" * 3 + b"0" * 30_000_000)
+    tracemalloc.start()
+    try:
+        assert games.lines() == 3
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 5_000_000

@@ -7,6 +7,7 @@ import json
 import random
 import subprocess
 import sys
+import tracemalloc
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,7 @@ import pytest
 from agents.evaluation import main as evaluate
 from sobek_env import load_game
 from sobek_env.console import plain
-from sobek_env.replay import FORMAT, Replay, ReplayError, browse, picture
+from sobek_env.replay import FORMAT, MAX_LINE_BYTES, Replay, ReplayError, browse, json_line, picture
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -177,6 +178,81 @@ def test_the_viewer_refuses_a_damaged_file_with_its_line(tmp_path: Path, good: s
     assert result.returncode == 1
     assert f"line {len(_lines(good)) - 1}" in result.stderr and "truncated" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+# ---------------------------------------------------------------- files from strangers: read within bounds
+
+
+def _with_line(good: str, number: int, line: bytes) -> bytes:
+    """``good`` with its line ``number`` replaced by ``line`` (bytes, no newline)."""
+    lines = [part.encode() for part in _lines(good)]
+    return b"".join([*lines[:number - 1], line + b"\n", *lines[number:]])
+
+
+HOSTILE = {
+    "nested arrays": (lambda good: b"[" * 2000 + b"]" * 2000 + b"\n", 1, "nested more than 8 levels"),
+    "nesting just past the limit": (lambda good: _with_line(good, 2, b'{"seat":0,"action":1,"values":'
+                                                             + b"[" * 8 + b"]" * 8 + b"}"), 2, "nested more than"),
+    "a byte that is not UTF-8": (lambda good: _with_line(good, 3, b'{"seat":0,"action":\xff}'), 3, "not UTF-8"),
+    "a number of 5,000 digits": (lambda good: _with_line(good, 2, b'{"seat":0,"action":' + b"7" * 5000 + b"}"), 2,
+                                 "a number of 5,000 characters"),
+    "NaN": (lambda good: _with_line(good, 2, b'{"seat":0,"action":1,"values":{"1":NaN}}'), 2, "NaN is not a number"),
+    "a key twice": (lambda good: _with_line(good, 2, b'{"seat":0,"seat":1,"action":1}'), 2, "'seat' appears twice"),
+    "a line of 100,000 bytes": (lambda good: _with_line(good, 4, b" " * 100_000), 4, "longer than the 65,536 bytes"),
+    "zeros without an end": (lambda good: b"\0" * 1_000_000, 1, "longer than the 65,536 bytes"),
+}
+
+
+@pytest.mark.parametrize("hostile", list(HOSTILE))
+def test_a_hostile_replay_is_refused_in_one_line_naming_it(tmp_path: Path, good: str, hostile: str) -> None:
+    make, line, problem = HOSTILE[hostile]
+    path = tmp_path / "game.jsonl"
+    path.write_bytes(make(good))
+    with pytest.raises(ReplayError, match=rf"game\.jsonl line {line}: .*{problem}"):
+        Replay.load(path)
+    result = subprocess.run([sys.executable, "-m", "sobek_env.replay", str(path), "--print"], cwd=ROOT,
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 1 and result.stdout == ""
+    assert result.stderr.count("\n") == 1 and f"line {line}: " in result.stderr, result.stderr[-2000:]
+
+
+def test_a_long_line_is_refused_having_read_no_more_than_a_line_of_it(tmp_path: Path, good: str) -> None:
+    path = tmp_path / "game.jsonl"
+    path.write_bytes(_with_line(good, 3, b"[" + b"0," * 15_000_000 + b"0]"))  # 30 MB
+    tracemalloc.start()
+    try:
+        with pytest.raises(ReplayError, match="line 3: longer than"):
+            Replay.load(path)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 20 * MAX_LINE_BYTES
+
+
+def test_a_replay_longer_than_its_game_can_be_is_refused_at_the_first_line_too_many(
+        good: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The most lines come from the game's derived bound on its length (here made 10 steps, so that a real
+    game passes it): a header, 10 actions, the final line."""
+    game = type(load_game("sobek"))
+    monkeypatch.setattr(game, "max_game_length", lambda self, num_players, **rules: 10)
+    with pytest.raises(ReplayError, match=r"game\.jsonl line 13: a 2-player game has at most 10 actions"):
+        Replay.loads(good, "game.jsonl")
+    Replay.loads("".join(_lines(good)[:11]) + '{"over":false,"scores":[0,0],"winners":[]}\n')
+
+
+def test_the_limits_are_far_above_the_longest_real_game() -> None:
+    """The longest game either game allows fits the line count (derived from it); the longest header (every
+    Kleopatra rules option spelled out, five long model paths) and an action valuing all of the game's
+    actions, each with the longest float, fit a line many times over and nest within the limit."""
+    from sobek_env.kleopatra.catalogue import OPTION_DEFAULTS
+
+    header = Replay("kleopatra", 5, 2**63 - 1, dict(OPTION_DEFAULTS), "original", ["ppo:" + "m" * 4096] * 5)
+    header.new_state()
+    action = {"seat": 4, "action": 143, "values": {str(a): -1.2345678901234567e-300 for a in range(144)}}
+    for doc in (header.header(), action):
+        text = json.dumps(doc, separators=(",", ":"))
+        assert 3 * len(text) < MAX_LINE_BYTES
+        assert json_line(text.encode(), "x") == doc
 
 
 # ---------------------------------------------------------------- the viewer
