@@ -60,6 +60,8 @@ class Session:
             if getattr(agent, "name", "") == "human":
                 agent.saver = self
         self.humans = sum(getattr(a, "name", "") == "human" for a in self.agents)
+        self.kept: int | None = None  # the actions in --save as it was last written (None: never written)
+        self.unsaved = ""  # why the last save to --save failed ("" if it did not)
 
     @property
     def state(self) -> Any:
@@ -72,6 +74,26 @@ class Session:
         except OSError as exc:
             return f"could not save to {str(path)!r}: {exc.strerror or exc}"
         return f"saved to {path} ({len(self.replay.actions)} actions); resume with --load {path}"
+
+    def keep(self) -> bool:
+        """Save the game so far to --save (``autosave``); whether it worked (:attr:`unsaved` says why not)."""
+        try:
+            self.replay.save(self.autosave, self.state)
+        except OSError as exc:
+            self.unsaved = exc.strerror or str(exc)
+            return False
+        self.kept, self.unsaved = len(self.replay.actions), ""
+        return True
+
+    def where_kept(self) -> str:
+        """Where the game is kept, for the last line: true whether the last save to --save worked or not."""
+        if self.autosave is None:
+            return ""
+        path, actions = self.autosave, len(self.replay.actions)
+        if self.kept == actions:
+            return f" The game is kept in {path}; resume with --load {path}."
+        last = "" if self.kept is None else f"; the last save there was after {self.kept} of its {actions} actions"
+        return f" The game could not be saved to {path} ({self.unsaved}){last}."
 
     def label(self, seat: int) -> str:
         return f"player_{seat} ({self.replay.agents[seat]})"
@@ -93,8 +115,8 @@ class Session:
             self.env.step(action)
             self.replay.actions.append((seat, int(action)))
             self.write(self.move(seat, int(action)))
-            if self.autosave is not None:
-                self.save(self.autosave)
+            if self.autosave is not None and not self.keep():
+                self.write(f"could not save to {str(self.autosave)!r} ({self.unsaved}); the game goes on unsaved")
             if not human and self.wait:
                 self.read("Enter: next move ")
             elif not human and self.pause:
@@ -194,20 +216,19 @@ def main(argv: list[str] | None = None) -> None:
         parser.error("--pause must be 0 or more seconds")
     replay, agents = prepare(parser, args)
     session = Session(replay, agents, args.pause, args.save, wait=args.wait)
+    if args.save is not None and not session.keep():
+        parser.error(f"argument --save: cannot write {str(args.save)!r} ({session.unsaved}); choose another file")
     game = session.game
     print(f"{game.title}, {replay.num_players} players, seed {replay.seed}: "
           + ", ".join(session.label(s) for s in range(replay.num_players))
           + (f"; resumed after {len(replay.actions)} actions" if args.load else "")
           + ". Type help at your prompt.")
-    kept = f" The game is kept in {args.save}; resume with --load {args.save}." if args.save else ""
     try:
-        if args.save is not None:
-            session.save(args.save)
         session.run()
     except QuitGame:
-        print(f"\nYou left the game.{kept}")
+        print(f"\nYou left the game.{session.where_kept()}")
     except KeyboardInterrupt:
-        print(f"\nGame interrupted.{kept}")
+        print(f"\nGame interrupted.{session.where_kept()}")
         sys.exit(130)
 
 

@@ -33,6 +33,7 @@ and ``--png OUT`` the picture of step N (default: the last).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import io
 import json
 import math
@@ -115,11 +116,19 @@ class Replay:
         return "".join(lines)
 
     def save(self, path: str | os.PathLike, final: State | None = None) -> None:
-        """Write the file (aside, then renamed, so a reader never sees half of it)."""
+        """Write the file (aside, then renamed, so a reader never sees half of it). OSError naming ``path``
+        if it cannot be written; nothing is left aside."""
         path = Path(path)
         aside = path.with_name(f".{path.name}.tmp")
-        aside.write_text(self.dumps(final))
-        os.replace(aside, path)
+        try:
+            aside.write_text(self.dumps(final))
+            os.replace(aside, path)
+        except BaseException as exc:  # a full disk, or Ctrl-C while writing: nothing may stay aside
+            with contextlib.suppress(OSError):  # e.g. no directory there: then there is nothing aside either
+                aside.unlink(missing_ok=True)
+            if isinstance(exc, OSError):  # named by the file asked for, not the one aside
+                raise OSError(exc.errno, exc.strerror or str(exc), str(path)) from None
+            raise
 
     @classmethod
     def loads(cls, text: str | bytes, name: str = "replay") -> Replay:

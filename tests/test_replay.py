@@ -3,7 +3,9 @@ and the viewer steps through a game as one seat sees it."""
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import random
 import subprocess
 import sys
@@ -309,3 +311,21 @@ def test_gif_has_a_frame_per_step(tmp_path: Path, good: str) -> None:
     assert result.returncode == 0, result.stderr
     with Image.open(gif) as image:
         assert image.n_frames == 6
+
+
+@pytest.mark.parametrize("fails", ["write", "rename"])
+def test_a_failed_save_names_the_file_asked_for_and_leaves_nothing_aside(
+        tmp_path: Path, good: str, monkeypatch: pytest.MonkeyPatch, fails: str) -> None:
+    def full(*args: object, **kwargs: object) -> None:
+        if fails == "write":  # half of it written, as a disk filling up
+            Path.write_bytes(args[0], good[:100].encode())
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(args[0]))
+
+    if fails == "write":
+        monkeypatch.setattr(Path, "write_text", full)
+    else:
+        monkeypatch.setattr(os, "replace", full)
+    with pytest.raises(OSError) as error:
+        Replay.loads(good).save(tmp_path / "game.jsonl")
+    assert (error.value.errno, error.value.filename) == (errno.ENOSPC, str(tmp_path / "game.jsonl"))
+    assert list(tmp_path.iterdir()) == []
