@@ -34,7 +34,9 @@ from .console import printer, seat_style
 from .env import ask
 from .env import env as make_env
 from .registry import GAMES, load_game
-from .replay import Replay, ReplayError
+from .replay import Replay, ReplayError, seconds
+
+MAX_PAUSE = 3600  # seconds: an hour between moves is already a game by post (--wait waits for a key)
 
 
 class Session:
@@ -147,6 +149,17 @@ class Session:
         return f"Game over. Scores: {scores}\nWinner{'s' if len(state.winners) > 1 else ''}: {winners}"
 
 
+def seed(text: str) -> int:
+    """argparse type: a seed, an integer from 0."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be an integer, got {text!r:.40}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m sobek_env.play", description=__doc__.split("\n\n")[0],
                                      epilog=__doc__.split("\n\n", 2)[2],
@@ -155,10 +168,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--players", type=int, default=None, help="players (default: one per --agents spec)")
     parser.add_argument("--agents", nargs="+", metavar="SPEC",
                         help="one spec per seat: human, random, greedy, heuristic[:tolerance=X], ppo:PATH")
-    parser.add_argument("--seed", type=int, default=None, help="deal with this seed (default: a random one)")
+    parser.add_argument("--seed", type=seed, default=None, help="deal with this seed (default: a random one)")
     parser.add_argument("--mode", choices=("original", "memory"), default=None,
                         help="observation mode: what the seats remember (default original)")
-    parser.add_argument("--pause", type=float, default=0.3, help="seconds after each agent's move (default 0.3)")
+    parser.add_argument("--pause", type=seconds(MAX_PAUSE, zero=True), default=0.3,
+                        help=f"seconds after each agent's move, at most {MAX_PAUSE} (default 0.3)")
     parser.add_argument("--wait", action="store_true", help="wait for Enter after each agent's move instead")
     parser.add_argument("--save", type=Path, metavar="FILE", help="keep the game in FILE after every move")
     parser.add_argument("--load", type=Path, metavar="FILE", help="resume the game saved in FILE")
@@ -212,8 +226,6 @@ def main(argv: list[str] | None = None) -> None:
 
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.pause < 0:
-        parser.error("--pause must be 0 or more seconds")
     replay, agents = prepare(parser, args)
     session = Session(replay, agents, args.pause, args.save, wait=args.wait)
     if args.save is not None and not session.keep():

@@ -46,6 +46,7 @@ from typing import Any, BinaryIO
 
 from .errors import IllegalActionError
 from .game import Game, State
+from .picture import MAX_FRAME_SECONDS
 from .registry import GAMES, load_game
 
 FORMAT = "sobek-replay/1"
@@ -321,6 +322,20 @@ def _check_end(doc: dict, state: State, where: str) -> None:
 # ---------------------------------------------------------------- the viewer
 
 
+def seconds(most: float, zero: bool = False) -> Callable[[str], float]:
+    """argparse type: a finite number of seconds up to ``most``, above 0 (from 0 if ``zero``)."""
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be a number of seconds, got {text!r}") from None
+        if not ((value >= 0 if zero else value > 0) and value <= most):  # NaN fails both comparisons
+            low = "from 0" if zero else "more than 0 and at most"
+            raise argparse.ArgumentTypeError(f"must be {low} {'to ' if zero else ''}{most:g} seconds, got {text}")
+        return value
+    return parse
+
+
 def heading(replay: Replay, step: int) -> str:
     """What step ``step`` is: the deal, or who played what."""
     if step == 0:
@@ -408,7 +423,8 @@ def main(argv: list[str] | None = None) -> None:
     output = parser.add_mutually_exclusive_group()
     output.add_argument("--print", action="store_true", help="print the steps and exit instead of asking")
     output.add_argument("--gif", type=Path, metavar="OUT", help="write the steps as an animated GIF (needs Pillow)")
-    parser.add_argument("--seconds", type=float, default=1.0, help="with --gif: seconds per step (default 1)")
+    parser.add_argument("--seconds", type=seconds(MAX_FRAME_SECONDS), default=1.0,
+                        help=f"with --gif: seconds per step, at most {MAX_FRAME_SECONDS:g} (default 1)")
     parser.add_argument("--every", type=int, default=1, metavar="K",
                         help="with --gif: draw every K-th step (and the last), for a shorter animation")
     output.add_argument("--png", type=Path, metavar="OUT",
@@ -422,8 +438,12 @@ def main(argv: list[str] | None = None) -> None:
         parser.error(f"--seat must be 0 to {replay.num_players - 1} for this {replay.num_players}-player game")
     if args.step is not None and not 0 <= args.step <= len(replay.actions):
         parser.error(f"--step must be 0 to {len(replay.actions)} for this game of {len(replay.actions)} actions")
-    if not args.seconds > 0 or args.every < 1:
-        parser.error("--seconds must be more than 0 and --every 1 or more")
+    if args.every < 1:
+        parser.error(f"argument --every: must be 1 or more, got {args.every}")
+    picture_file = args.gif or args.png
+    if picture_file is not None and not picture_file.parent.is_dir():
+        parser.error(f"argument --{'gif' if args.gif else 'png'}: cannot write {str(picture_file)!r} "
+                     f"(no directory {str(picture_file.parent)!r})")
     try:
         if args.png:
             from .picture import save_png
@@ -446,8 +466,10 @@ def main(argv: list[str] | None = None) -> None:
                 print(picture(replay, states, step, args.seat, args.full))
         else:
             browse(replay, args.seat, args.full, args.step or 0)
-    except (ImportError, OSError) as exc:  # no Pillow, or a GIF that cannot be written there
+    except ImportError as exc:  # no Pillow
         parser.exit(1, f"{parser.prog}: error: {exc}\n")
+    except OSError as exc:  # a picture that cannot be written there (a full disk, no permission)
+        parser.exit(1, f"{parser.prog}: error: cannot write {str(picture_file)!r} ({exc.strerror or exc})\n")
     except KeyboardInterrupt:
         print()
         sys.exit(130)

@@ -292,3 +292,23 @@ def test_a_save_that_fails_during_the_game_says_so_at_once_and_at_the_end(tmp_pa
         f"was after {saved} of its {saved + len(moves)} actions.")
     assert term.status() == 0 and "Traceback" not in term.text
     assert list(tmp_path.iterdir()) == []
+
+
+# ---------------------------------------------------------------- odd numbers
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--pause", "nan"], "argument --pause: must be from 0 to 3600 seconds, got nan"),
+    (["--pause", "inf"], "argument --pause: must be from 0 to 3600 seconds, got inf"),
+    (["--pause", "-0.5"], "argument --pause: must be from 0 to 3600 seconds, got -0.5"),
+    (["--seed", "-1"], "argument --seed: must be 0 or more, got -1"),
+])
+def test_odd_numbers_are_refused_naming_the_option_before_the_game(
+        args: list[str], message: str, capsys: pytest.CaptureFixture) -> None:
+    from sobek_env.play import main
+
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--agents", "random", "random", *args])
+    assert exit_info.value.code == 2
+    out, err = capsys.readouterr()
+    assert err.splitlines()[-1] == f"python -m sobek_env.play: error: {message}" and out == ""

@@ -329,3 +329,41 @@ def test_a_failed_save_names_the_file_asked_for_and_leaves_nothing_aside(
         Replay.loads(good).save(tmp_path / "game.jsonl")
     assert (error.value.errno, error.value.filename) == (errno.ENOSPC, str(tmp_path / "game.jsonl"))
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--seconds", "inf"], "argument --seconds: must be more than 0 and at most 655.35 seconds, got inf"),
+    (["--seconds", "nan"], "argument --seconds: must be more than 0 and at most 655.35 seconds, got nan"),
+    (["--seconds", "1000"], "argument --seconds: must be more than 0 and at most 655.35 seconds, got 1000"),
+    (["--every", "0"], "argument --every: must be 1 or more, got 0"),
+])
+def test_odd_numbers_for_a_gif_are_refused_naming_the_option(
+        tmp_path: Path, good: str, args: list[str], message: str, capsys: pytest.CaptureFixture) -> None:
+    from sobek_env.replay import main
+
+    (tmp_path / "game.jsonl").write_text(good)
+    with pytest.raises(SystemExit) as exit_info:
+        main([str(tmp_path / "game.jsonl"), "--gif", str(tmp_path / "game.gif"), *args])
+    assert exit_info.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == f"python -m sobek_env.replay: error: {message}"
+    assert list(tmp_path.iterdir()) == [tmp_path / "game.jsonl"]
+
+
+@pytest.mark.parametrize(("output", "where", "status", "problem"), [
+    ("--gif", "nodir/game.gif", 2, "(no directory '{tmp}/nodir')"),
+    ("--png", "nodir/game.png", 2, "(no directory '{tmp}/nodir')"),
+    ("--gif", "taken", 1, "(Is a directory)"),  # a directory where the picture should go
+])
+def test_a_picture_that_cannot_be_written_is_named_as_asked(
+        tmp_path: Path, good: str, output: str, where: str, status: int, problem: str,
+        capsys: pytest.CaptureFixture) -> None:
+    from sobek_env.replay import main
+
+    (tmp_path / "game.jsonl").write_text(good)
+    (tmp_path / "taken").mkdir()
+    with pytest.raises(SystemExit) as exit_info:
+        main([str(tmp_path / "game.jsonl"), output, str(tmp_path / where), "--step", "2"])
+    assert exit_info.value.code == status
+    err = capsys.readouterr().err.splitlines()[-1]
+    assert err.endswith(f"cannot write {str(tmp_path / where)!r} {problem.format(tmp=tmp_path)}")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.jsonl", "taken"]
