@@ -34,7 +34,7 @@ def tournament(tmp_path: Path, game: str, agents: list[str], games: int, *extra:
                                               ("kleopatra", ["heuristic", "random", "random"])])
 def test_saved_replays_play_again_to_the_same_end(tmp_path: Path, game: str, agents: list[str]) -> None:
     replays, records = tournament(tmp_path, game, agents, len(agents))
-    assert sorted(p.name for p in replays.iterdir()) == [f"game-{i:04d}.jsonl" for i in range(len(agents))]
+    assert sorted(p.name for p in replays.glob("*.jsonl")) == [f"game-{i:04d}.jsonl" for i in range(len(agents))]
     info = load_game(game)
     for record in records:
         replay = Replay.load(replays / f"game-{record['index']:04d}.jsonl")
@@ -50,9 +50,9 @@ def test_saved_replays_play_again_to_the_same_end(tmp_path: Path, game: str, age
 def test_replays_are_the_same_for_any_workers_and_limited_by_replays(tmp_path: Path) -> None:
     one, _ = tournament(tmp_path / "one", "sobek", ["random", "random"], 4, "--replays", "3")
     two, _ = tournament(tmp_path / "two", "sobek", ["random", "random"], 4, "--replays", "3", "--workers", "2")
-    names = sorted(p.name for p in one.iterdir())
+    names = sorted(p.name for p in one.glob("*.jsonl"))
     assert names == ["game-0000.jsonl", "game-0001.jsonl", "game-0002.jsonl"]
-    assert names == sorted(p.name for p in two.iterdir())
+    assert names == sorted(p.name for p in two.glob("*.jsonl"))
     for name in names:
         assert (one / name).read_text() == (two / name).read_text()
 
@@ -154,7 +154,7 @@ def test_values_of_a_searching_agents_decisions_read_back_with_their_actions(goo
 def test_evaluate_keeps_the_searchs_values_in_its_replays(tmp_path: Path) -> None:
     spec = "ismcts:settings=none,simulations=4,depth=10"
     replays, _ = tournament(tmp_path, "sobek", [spec, "random"], 2)
-    for path in sorted(replays.iterdir()):
+    for path in sorted(replays.glob("*.jsonl")):
         replay = Replay.load(path)
         seat = replay.agents.index(spec)
         searched = [i for i, (s, _) in enumerate(replay.actions) if s == seat and i in replay.values]
