@@ -418,6 +418,8 @@ def say(*parts: Any) -> None:
         print(*parts, flush=True)
     except BrokenPipeError:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except OSError as exc:  # a full disk under a redirection: name it, the file system's name being unknown
+        raise OSError(exc.errno, exc.strerror, "<standard output>") from None
 
 
 def _shown(value: Any) -> str:
@@ -506,13 +508,13 @@ def write_csv(path: Path, rows: list[dict]) -> None:
 def evaluate(specs: list[str], args: argparse.Namespace, games: GamesFile) -> None:
     """Play the tournament between ``specs``, print its table and save evaluate.csv and evaluate.json."""
     records, summaries = run(specs, args, games, 0, "games")
-    say(f"{load_game(args.game).title}: {args.games} games, {args.players} players, seeds {args.seed}.."
-        f"{args.seed + args.games - 1}, {args.mode} observations\n")
-    say(format_table(summaries, args.game))
-    write_csv(args.out / "evaluate.csv", [s.row() for s in summaries])
+    write_csv(args.out / "evaluate.csv", [s.row() for s in summaries])  # first: whatever becomes of the output
     report = {**header(args), "agents": specs, "summary": [s.row() for s in summaries],
               "games_played": [r.to_dict() for r in records]}
     write_atomic(args.out / "evaluate.json", json.dumps(report, indent=1))
+    say(f"{load_game(args.game).title}: {args.games} games, {args.players} players, seeds {args.seed}.."
+        f"{args.seed + args.games - 1}, {args.mode} observations\n")
+    say(format_table(summaries, args.game))
     say(f"\nwrote {args.out / 'evaluate.csv'} and {args.out / 'evaluate.json'}")
 
 
@@ -526,16 +528,16 @@ def sweep(tables: list[list[str]], args: argparse.Namespace, games: GamesFile) -
         _, summaries = run(specs, args, games, table, f"{key}={value}")
         points.append(dataclasses.replace(summaries[0], label=f"{key}={value}"))
     opponents = ", ".join(tables[0][1:])
-    say(f"{parse_spec(args.agents[0])[0]} by {key} against {opponents}: {args.games} games per value, "
-        f"{args.players} players, seeds {args.seed}..{args.seed + args.games - 1}\n")
-    say(format_table(points, args.game))
     rows = [{key: value, **p.row()} for value, p in zip(values, points)]
-    write_csv(args.out / "sweep.csv", rows)
+    write_csv(args.out / "sweep.csv", rows)  # first: whatever becomes of the output
     report = {**header(args), "agent": args.agents[0], "opponents": tables[0][1:], "sweep": {key: values},
               "results": rows}
     write_atomic(args.out / "sweep.json", json.dumps(report, indent=1))
     plot_sweep(points, key, values, f"{load_game(args.game).title}: {args.agents[0]} against {opponents}",
                args.out / "sweep.png", args.game)
+    say(f"{parse_spec(args.agents[0])[0]} by {key} against {opponents}: {args.games} games per value, "
+        f"{args.players} players, seeds {args.seed}..{args.seed + args.games - 1}\n")
+    say(format_table(points, args.game))
     say(f"\nwrote {args.out / 'sweep.csv'}, {args.out / 'sweep.json'} and {args.out / 'sweep.png'}")
 
 

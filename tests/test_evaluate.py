@@ -633,3 +633,15 @@ def test_a_full_disk_before_any_game_says_nothing_was_played(tmp_path: Path, mon
     assert capsys.readouterr().err.splitlines()[-1] == (
         f"evaluate.py: error: No space left on device: {str(tmp_path / 'games.jsonl')!r}; no game was played")
     assert sorted(p.name for p in tmp_path.iterdir()) == [".lock"]
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full, a device that is always full")
+def test_results_are_written_before_an_output_on_a_full_disk_fails(tmp_path: Path) -> None:
+    with open("/dev/full", "w") as full:
+        result = subprocess.run([sys.executable, "evaluate.py", "--players", "2", "--games", "2", "--agents", "random",
+                                 "random", "--workers", "1", "--out", str(tmp_path)], cwd=ROOT, stdout=full,
+                                stderr=subprocess.PIPE, text=True, timeout=120)
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert result.stderr.splitlines()[-1].startswith("evaluate.py: error: No space left on device: "
+                                                     "'<standard output>'; the 2 games played are kept in")
+    assert len(json.loads((tmp_path / "evaluate.json").read_text())["games_played"]) == 2
