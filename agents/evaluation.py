@@ -307,7 +307,7 @@ class GamesFile:
                     if file.read(1):
                         raise ValueError(f"{where} is longer than the {MAX_LINE_BYTES:,} bytes of any game")
                     break  # the last line, cut off by a kill
-                doc = parse_json(line, where, MAX_LINE_BYTES)
+                doc = json_line(line, where)  # the replays' line reader: UTF-8, nesting, numbers checked
                 table = doc.pop("table", None) if isinstance(doc, dict) else None
                 if not isinstance(table, int) or not 0 <= table < len(self.done):
                     raise ValueError(f"{where}: table must be an integer from 0 to {len(self.done) - 1}")

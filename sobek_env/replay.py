@@ -160,7 +160,7 @@ class _Refused(ValueError):
 def _number(parse: Callable[[str], Any]) -> Callable[[str], Any]:
     def checked(text: str) -> Any:
         if len(text) > MAX_NUMBER_CHARS:
-            raise _Refused(f"a number of {len(text):,} characters, more than the {MAX_NUMBER_CHARS:,} of any replay")
+            raise _Refused(f"a number of {len(text):,} characters, more than the {MAX_NUMBER_CHARS:,} allowed")
         return parse(text)
     return checked
 
@@ -189,9 +189,10 @@ def _nesting(value: Any) -> int:
 
 
 def json_line(line: bytes, where: str) -> Any:
-    """The JSON value of one line of a replay, checked as it is parsed: UTF-8, no number longer than
-    :data:`MAX_NUMBER_CHARS`, no NaN or infinity, no key twice in an object, at most :data:`MAX_DEPTH` levels
-    deep. ReplayError starting with ``where`` (the file and the line) for anything else."""
+    """The JSON value of one line of a replay (or of another JSON-lines file, as a tournament's games), checked
+    as it is parsed: UTF-8, no number longer than :data:`MAX_NUMBER_CHARS`, no NaN or infinity, no key twice in
+    an object, at most :data:`MAX_DEPTH` levels deep. ReplayError starting with ``where`` (the file and the
+    line) for anything else."""
     try:
         text = line.decode("utf-8")
     except UnicodeDecodeError as exc:

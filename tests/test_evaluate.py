@@ -645,3 +645,21 @@ def test_results_are_written_before_an_output_on_a_full_disk_fails(tmp_path: Pat
     assert result.stderr.splitlines()[-1].startswith("evaluate.py: error: No space left on device: "
                                                      "'<standard output>'; the 2 games played are kept in")
     assert len(json.loads((tmp_path / "evaluate.json").read_text())["games_played"]) == 2
+
+
+@pytest.mark.parametrize(("line", "problem"), [
+    (b'{"table":0,"index":' + b"9" * 5000 + b"}", "a number of 5,000 characters, more than the 4,300 allowed"),
+    (b'{"table":0,"index":0,"stats":' + b"[" * 3000 + b"]" * 3000 + b"}", "nested more than 8 levels deep"),
+    (b'{"table":0,"index":"\xff"}', "not UTF-8 text (byte 21 is 0xff)"),
+])
+def test_a_games_file_line_beyond_the_readers_limits_is_named(tmp_path: Path, line: bytes, problem: str,
+                                                               capsys: pytest.CaptureFixture) -> None:
+    arguments = ["--players", "2", "--games", "4", "--agents", "random", "random", "--workers", "1",
+                 "--out", str(tmp_path)]
+    evaluate(*arguments)
+    games = (tmp_path / "games.jsonl").read_bytes().splitlines(keepends=True)
+    (tmp_path / "games.jsonl").write_bytes(b"".join([games[0], line + b"\n", *games[2:]]))
+    with pytest.raises(SystemExit):
+        evaluate(*arguments, "--resume")
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"evaluate.py: error: cannot resume: {tmp_path / 'games.jsonl'} line 2: {problem}")

@@ -197,7 +197,7 @@ HOSTILE = {
                                                              + b"[" * 8 + b"]" * 8 + b"}"), 2, "nested more than"),
     "a byte that is not UTF-8": (lambda good: _with_line(good, 3, b'{"seat":0,"action":\xff}'), 3, "not UTF-8"),
     "a number of 5,000 digits": (lambda good: _with_line(good, 2, b'{"seat":0,"action":' + b"7" * 5000 + b"}"), 2,
-                                 "a number of 5,000 characters"),
+                                 "a number of 5,000 characters, more than the 4,300 allowed"),
     "NaN": (lambda good: _with_line(good, 2, b'{"seat":0,"action":1,"values":{"1":NaN}}'), 2, "NaN is not a number"),
     "a key twice": (lambda good: _with_line(good, 2, b'{"seat":0,"seat":1,"action":1}'), 2, "'seat' appears twice"),
     "a line of 100,000 bytes": (lambda good: _with_line(good, 4, b" " * 100_000), 4, "longer than the 65,536 bytes"),
