@@ -469,14 +469,15 @@ def main(argv: list[str] | None = None) -> None:
             browse(replay, args.seat, args.full, args.step or 0)
     except ImportError as exc:  # no Pillow
         parser.exit(1, f"{parser.prog}: error: {exc}\n")
-    except OSError as exc:  # a picture that cannot be written there (a full disk, no permission)
-        parser.exit(1, f"{parser.prog}: error: cannot write {str(picture_file)!r} ({exc.strerror or exc})\n")
-    except KeyboardInterrupt:
-        print()
-        sys.exit(130)
     except BrokenPipeError:  # | head: stop quietly, and keep Python from complaining about stdout at exit
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         sys.exit(1)
+    except OSError as exc:  # a picture that cannot be written there, or an output on a full disk
+        what = f"cannot write {str(picture_file)!r} " if picture_file else "cannot write the output "
+        parser.exit(1, f"{parser.prog}: error: {what}({exc.strerror or exc})\n")
+    except KeyboardInterrupt:
+        print()
+        sys.exit(130)
 
 
 if __name__ == "__main__":

@@ -367,3 +367,11 @@ def test_a_picture_that_cannot_be_written_is_named_as_asked(
     err = capsys.readouterr().err.splitlines()[-1]
     assert err.endswith(f"cannot write {str(tmp_path / where)!r} {problem.format(tmp=tmp_path)}")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["game.jsonl", "taken"]
+
+
+def test_printing_into_a_closed_pipe_stops_quietly(tmp_path: Path, good: str) -> None:
+    (tmp_path / "game.jsonl").write_text(good)
+    process = subprocess.Popen([sys.executable, "-m", "sobek_env.replay", str(tmp_path / "game.jsonl"), "--print"],
+                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process.stdout.close()  # as | head does once it has its lines
+    assert process.stderr.read() == "" and process.wait(60) == 1
