@@ -63,7 +63,7 @@ from pathlib import Path
 from typing import Any
 
 from agents import make
-from agents.files import DirectoryLock, lock_for_command, parse_json, write_atomic
+from agents.files import DirectoryLock, lock_for_command, write_atomic
 from agents.human import QuitGame
 from agents.registry import parse_spec, with_option
 from agents.tournament import (
@@ -282,7 +282,7 @@ class GamesFile:
         """The arguments the file's tournament was started with; ValueError if it has no whole header."""
         with self.path.open("rb") as file:
             head = file.readline(MAX_LINE_BYTES + 1)
-        header = parse_json(head, f"{self.path} line 1", MAX_LINE_BYTES) if head.endswith(b"\n") else None
+        header = json_line(head, f"{self.path} line 1") if head.endswith(b"\n") else None
         if not (isinstance(header, dict) and header.get("format") == GAMES_FORMAT
                 and isinstance(header.get("arguments"), dict)):
             raise ValueError(f"{str(self.path)!r} does not start with a {GAMES_FORMAT} header")

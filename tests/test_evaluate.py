@@ -663,3 +663,12 @@ def test_a_games_file_line_beyond_the_readers_limits_is_named(tmp_path: Path, li
         evaluate(*arguments, "--resume")
     assert capsys.readouterr().err.splitlines()[-1] == (
         f"evaluate.py: error: cannot resume: {tmp_path / 'games.jsonl'} line 2: {problem}")
+
+
+def test_a_games_file_header_beyond_the_readers_limits_is_named(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    (tmp_path / "games.jsonl").write_bytes(b'{"format":"sobek-games/1","arguments":{"games":' + b"9" * 5000 + b"}}\n")
+    with pytest.raises(SystemExit):
+        evaluate("--players", "2", "--games", "2", "--agents", "random", "random", "--out", str(tmp_path), "--resume")
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"evaluate.py: error: cannot resume: {tmp_path / 'games.jsonl'} line 1: a number of 5,000 characters, "
+        "more than the 4,300 allowed")
