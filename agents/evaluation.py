@@ -38,6 +38,12 @@ With --save-replays DIR every game (or the first --replays N of each
 tournament) is saved to DIR as a replay file (game-0000.jsonl, ...; a sweep
 prefixes the value, tolerance=0.5-game-0000.jsonl) as it ends, the same files
 for any --workers; step through one with python -m sobek_env.replay FILE.
+DIR is locked like --out while the tournament runs, and refused if it holds
+replays of another tournament under the names this one would write; --resume
+also writes the replays its games are missing (playing those games again).
+
+A human seat plays at this terminal, so in this process (--workers 1).
+The results are written even if the output stops being read (| head).
 """
 
 from __future__ import annotations
@@ -46,6 +52,7 @@ import argparse
 import contextlib
 import csv
 import dataclasses
+import errno
 import io
 import json
 import os
@@ -56,12 +63,22 @@ from pathlib import Path
 from typing import Any
 
 from agents import make
-from agents.files import DirectoryLock, lock_for_command, parse_json, write_atomic
+from agents.files import DirectoryLock, lock_for_command, write_atomic
+from agents.human import QuitGame
 from agents.registry import parse_spec, with_option
-from agents.tournament import BACKENDS, AgentSummary, GameRecord, format_table, play_tournament, summarize
+from agents.tournament import (
+    BACKENDS,
+    AgentSummary,
+    GameRecord,
+    format_table,
+    play_tournament,
+    seating_for,
+    summarize,
+)
 from agents.workers import WorkerDied, signals_held, sigterm_as_interrupt, stopped_by
 from sobek_env.registry import GAMES, load_game
-from sobek_env.replay import Replay
+from sobek_env.replay import MAX_LINE_BYTES as MAX_REPLAY_LINE
+from sobek_env.replay import Replay, ReplayError, json_line
 
 MODES = ("original", "memory")  # every game's observation modes
 GAMES_FILE = "games.jsonl"
@@ -116,9 +133,9 @@ def build_parser() -> argparse.ArgumentParser:
                              "ppo:PATH[,deterministic=false], rllib:PATH[,deterministic=false]")
     parser.add_argument("--out", type=Path, default=Path("results"), help="directory for results (default results/)")
     parser.add_argument("--seed", type=non_negative_int, default=0, help="game i is dealt with seed S + i (default 0)")
-    parser.add_argument("--workers", type=positive_int, default=os.cpu_count() or 1,
+    parser.add_argument("--workers", type=positive_int, default=None,
                         help="processes playing games, or with --backend ray the CPUs of the local Ray "
-                             "(default: the number of cores)")
+                             "(default: the number of cores; 1 with a human seat)")
     parser.add_argument("--backend", choices=BACKENDS, default="local",
                         help="local: worker processes of this machine; ray: Ray tasks (default local)")
     parser.add_argument("--address", metavar="ADDR",
@@ -174,6 +191,11 @@ def check_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> lis
             make(spec, game=game, num_players=args.players, observation_mode=args.mode)
         except (ValueError, OSError, ImportError) as exc:
             parser.error(str(exc))
+    human = any(parse_spec(spec)[0] == "human" for table in tables for spec in table)
+    if human and (args.workers or 1) > 1:
+        parser.error(f"human plays at this terminal, so in this process: --workers must be 1, got {args.workers}")
+    if args.workers is None:
+        args.workers = 1 if human else os.cpu_count() or 1
     return tables
 
 
@@ -196,6 +218,52 @@ def lock_out(parser: argparse.ArgumentParser, out: Path) -> DirectoryLock:
     return lock_for_command(parser, out, "results")
 
 
+def lock_replays(parser: argparse.ArgumentParser, args: argparse.Namespace) -> DirectoryLock | None:
+    """The lock of --save-replays for this run (creating it, so it is known to be writable before any game),
+    held until it ends; None without --save-replays or when it is --out (locked already)."""
+    if args.save_replays is None or args.save_replays.resolve() == args.out.resolve():
+        return None
+    return lock_for_command(parser, args.save_replays, "replays", "--save-replays")
+
+
+def replay_prefix(args: argparse.Namespace, table: int) -> str:
+    """What the names of table ``table``'s replays start with: a sweep's value (``tolerance=0.5-``)."""
+    if not args.sweep:
+        return ""
+    key, values = args.sweep
+    return f"{key}={values[table]}-"
+
+
+def replay_path(args: argparse.Namespace, table: int, index: int) -> Path:
+    return args.save_replays / f"{replay_prefix(args, table)}game-{index:04d}.jsonl"
+
+
+def replays_kept(args: argparse.Namespace) -> int:
+    """How many games of each tournament are saved as replays."""
+    return 0 if args.save_replays is None else args.games if args.replays is None else args.replays
+
+
+def check_replays(parser: argparse.ArgumentParser, args: argparse.Namespace, tables: list[list[str]]) -> None:
+    """Refuse a --save-replays holding, under a name this run would write, a replay of another tournament (its
+    header is not the one this run would write there): rewriting it would lose it. This tournament's own
+    replays (a run resumed, or run again) would be written again the same."""
+    for table, specs in enumerate(tables):
+        for index in range(replays_kept(args)):
+            path = replay_path(args, table, index)
+            if not path.exists():
+                continue
+            seating = seating_for(index, args.players)
+            mine = Replay(args.game, args.players, args.seed + index, {}, args.mode, [specs[p] for p in seating])
+            try:
+                with path.open("rb") as file:
+                    header = json_line(file.readline(MAX_REPLAY_LINE + 1), f"{path} line 1")
+            except (OSError, ReplayError):
+                header = None
+            if header != mine.header():
+                parser.error(f"--save-replays {str(args.save_replays)!r} holds {path.name}, which is not this "
+                             "tournament's game there (another tournament's replay?); choose another directory")
+
+
 class GamesFile:
     """``games.jsonl`` in --out: a header line (the format and the arguments that define the tournament),
     then one line per game as it ends (``{"table": t, ...record}``; a sweep has one table per value).
@@ -214,7 +282,7 @@ class GamesFile:
         """The arguments the file's tournament was started with; ValueError if it has no whole header."""
         with self.path.open("rb") as file:
             head = file.readline(MAX_LINE_BYTES + 1)
-        header = parse_json(head, f"{self.path} line 1", MAX_LINE_BYTES) if head.endswith(b"\n") else None
+        header = json_line(head, f"{self.path} line 1") if head.endswith(b"\n") else None
         if not (isinstance(header, dict) and header.get("format") == GAMES_FORMAT
                 and isinstance(header.get("arguments"), dict)):
             raise ValueError(f"{str(self.path)!r} does not start with a {GAMES_FORMAT} header")
@@ -222,8 +290,9 @@ class GamesFile:
 
     def lines(self) -> int:
         """The whole game lines in the file."""
-        with self.path.open("rb") as file:
-            return max(0, file.read().count(b"\n") - 1)
+        with self.path.open("rb") as file:  # counted a block at a time: the file may be anyone's, of any size
+            ends = sum(block.count(b"\n") for block in iter(lambda: file.read(MAX_LINE_BYTES), b""))
+        return max(0, ends - 1)
 
     def read(self, num_players: int, games: int, seed: int) -> int:
         """Fill :attr:`done` from the file; the length of its whole lines. ValueError naming the line for
@@ -238,7 +307,7 @@ class GamesFile:
                     if file.read(1):
                         raise ValueError(f"{where} is longer than the {MAX_LINE_BYTES:,} bytes of any game")
                     break  # the last line, cut off by a kill
-                doc = parse_json(line, where, MAX_LINE_BYTES)
+                doc = json_line(line, where)  # the replays' line reader: UTF-8, nesting, numbers checked
                 table = doc.pop("table", None) if isinstance(doc, dict) else None
                 if not isinstance(table, int) or not 0 <= table < len(self.done):
                     raise ValueError(f"{where}: table must be an integer from 0 to {len(self.done) - 1}")
@@ -251,6 +320,11 @@ class GamesFile:
                 self.done[table].setdefault(record.index, record)
                 whole = file.tell()
         return whole
+
+    @property
+    def started(self) -> bool:
+        """Whether the file is open to record games (its header written, or read to resume)."""
+        return self._fd is not None
 
     @property
     def played(self) -> int:
@@ -268,9 +342,17 @@ class GamesFile:
             os.ftruncate(self._fd, whole)
 
     def append(self, table: int, record: GameRecord) -> None:
-        """Record a game that has just ended (one write: a kill cuts at most this line)."""
+        """Record a game that has just ended (one write: a kill cuts at most this line). OSError naming the
+        file if it cannot be written whole (a full disk), leaving the file as it was."""
+        line = (json.dumps({"table": table, **record.to_dict()}) + "\n").encode()
+        try:
+            written = os.write(self._fd, line)
+        except OSError as exc:
+            raise OSError(exc.errno, exc.strerror, str(self.path)) from None
+        if written < len(line):  # the disk filled up within the line: take the part back
+            os.ftruncate(self._fd, os.fstat(self._fd).st_size - written)
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(self.path))
         self.done[table][record.index] = record
-        os.write(self._fd, (json.dumps({"table": table, **record.to_dict()}) + "\n").encode())
 
     def close(self) -> None:
         if self._fd is not None:
@@ -326,7 +408,18 @@ def prepare_games(parser: argparse.ArgumentParser, args: argparse.Namespace, gam
     except (ValueError, OSError) as exc:
         parser.error(f"cannot resume: {exc}")
     games.open(whole)
-    print(f"resuming: {games.played:,} of {planned_games(arguments):,} games already played in {games.path}")
+    say(f"resuming: {games.played:,} of {planned_games(arguments):,} games already played in {games.path}")
+
+
+def say(*parts: Any) -> None:
+    """print, but a standard output that is no longer read (``| head``) stops the printing, not the run: what is
+    left to print goes nowhere, and the results are still written."""
+    try:
+        print(*parts, flush=True)
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except OSError as exc:  # a full disk under a redirection: name it, the file system's name being unknown
+        raise OSError(exc.errno, exc.strerror, "<standard output>") from None
 
 
 def _shown(value: Any) -> str:
@@ -361,14 +454,22 @@ def run(
     game to ``games`` as it ends; its games and summaries."""
     def on_record(record: GameRecord) -> None:
         with signals_held():  # a stop lands after the game is written, counted and replayed, never between
-            games.append(table, record)
+            if record.index not in games.done[table]:
+                games.append(table, record)
+            elif record != games.done[table][record.index]:
+                raise RuntimeError(f"game {record.index}, played again for its replay, does not end as "
+                                   f"{games.path} says it did")
             if record.actions:
-                save_replay(args, specs, record, "" if not args.sweep else f"{description}-")
+                save_replay(args, specs, record, replay_prefix(args, table))
 
-    keep = 0 if args.save_replays is None else args.games if args.replays is None else args.replays
+    keep = replays_kept(args)
+    # a game played but without its replay (a replay that could not be written) is played again, for its replay
+    unsaved = {i for i in games.done[table] if i < keep and not replay_path(args, table, i).exists()}
+    done = {i: record for i, record in games.done[table].items() if i not in unsaved}
     records = play_tournament(specs, args.games, game=args.game, seed=args.seed, observation_mode=args.mode,
-                              workers=args.workers, progress=progress_bar(description), done=games.done[table],
+                              workers=args.workers, progress=progress_bar(description), done=done,
                               on_record=on_record, keep_actions=keep, backend=args.backend, address=args.address)
+    records = [games.done[table][record.index] for record in records]  # a game played again: as first recorded
     return records, summarize(records, specs, args.game)
 
 
@@ -380,7 +481,6 @@ def save_replay(args: argparse.Namespace, specs: Sequence[str], record: GameReco
     final = replay.final_state()
     if tuple(final.scores) != record.scores:
         raise RuntimeError(f"game {record.index} does not replay to its scores {record.scores} (got {final.scores})")
-    args.save_replays.mkdir(parents=True, exist_ok=True)
     path = args.save_replays / f"{prefix}game-{record.index:04d}.jsonl"
     replay.save(path, final)
     return path
@@ -408,14 +508,14 @@ def write_csv(path: Path, rows: list[dict]) -> None:
 def evaluate(specs: list[str], args: argparse.Namespace, games: GamesFile) -> None:
     """Play the tournament between ``specs``, print its table and save evaluate.csv and evaluate.json."""
     records, summaries = run(specs, args, games, 0, "games")
-    print(f"{load_game(args.game).title}: {args.games} games, {args.players} players, seeds {args.seed}.."
-          f"{args.seed + args.games - 1}, {args.mode} observations\n")
-    print(format_table(summaries, args.game))
-    write_csv(args.out / "evaluate.csv", [s.row() for s in summaries])
+    write_csv(args.out / "evaluate.csv", [s.row() for s in summaries])  # first: whatever becomes of the output
     report = {**header(args), "agents": specs, "summary": [s.row() for s in summaries],
               "games_played": [r.to_dict() for r in records]}
     write_atomic(args.out / "evaluate.json", json.dumps(report, indent=1))
-    print(f"\nwrote {args.out / 'evaluate.csv'} and {args.out / 'evaluate.json'}")
+    say(f"{load_game(args.game).title}: {args.games} games, {args.players} players, seeds {args.seed}.."
+        f"{args.seed + args.games - 1}, {args.mode} observations\n")
+    say(format_table(summaries, args.game))
+    say(f"\nwrote {args.out / 'evaluate.csv'} and {args.out / 'evaluate.json'}")
 
 
 def sweep(tables: list[list[str]], args: argparse.Namespace, games: GamesFile) -> None:
@@ -428,17 +528,17 @@ def sweep(tables: list[list[str]], args: argparse.Namespace, games: GamesFile) -
         _, summaries = run(specs, args, games, table, f"{key}={value}")
         points.append(dataclasses.replace(summaries[0], label=f"{key}={value}"))
     opponents = ", ".join(tables[0][1:])
-    print(f"{parse_spec(args.agents[0])[0]} by {key} against {opponents}: {args.games} games per value, "
-          f"{args.players} players, seeds {args.seed}..{args.seed + args.games - 1}\n")
-    print(format_table(points, args.game))
     rows = [{key: value, **p.row()} for value, p in zip(values, points)]
-    write_csv(args.out / "sweep.csv", rows)
+    write_csv(args.out / "sweep.csv", rows)  # first: whatever becomes of the output
     report = {**header(args), "agent": args.agents[0], "opponents": tables[0][1:], "sweep": {key: values},
               "results": rows}
     write_atomic(args.out / "sweep.json", json.dumps(report, indent=1))
     plot_sweep(points, key, values, f"{load_game(args.game).title}: {args.agents[0]} against {opponents}",
                args.out / "sweep.png", args.game)
-    print(f"\nwrote {args.out / 'sweep.csv'}, {args.out / 'sweep.json'} and {args.out / 'sweep.png'}")
+    say(f"{parse_spec(args.agents[0])[0]} by {key} against {opponents}: {args.games} games per value, "
+        f"{args.players} players, seeds {args.seed}..{args.seed + args.games - 1}\n")
+    say(format_table(points, args.game))
+    say(f"\nwrote {args.out / 'sweep.csv'}, {args.out / 'sweep.json'} and {args.out / 'sweep.png'}")
 
 
 def plot_sweep(points: Sequence[AgentSummary], key: str, values: Sequence[str], title: str, path: Path,
@@ -500,9 +600,15 @@ def main(argv: list[str] | None = None) -> None:
     args.command = shlex.join(["python", "evaluate.py", *argv])
     tables = check_args(parser, args)
     backend = start_backend(parser, args)
+    locks = contextlib.ExitStack()
     try:
-        lock = lock_out(parser, args.out)
+        locks.callback(lock_out(parser, args.out).release)
+        replays = lock_replays(parser, args)
+        if replays is not None:
+            locks.callback(replays.release)
+        check_replays(parser, args, tables)
     except SystemExit:
+        locks.close()
         backend.close()
         raise
     games = GamesFile(args.out, len(tables))
@@ -513,18 +619,25 @@ def main(argv: list[str] | None = None) -> None:
                 sweep(tables, args, games)
             else:
                 evaluate(tables[0], args, games)
-    except (WorkerDied, KeyboardInterrupt) as exc:
+    except (WorkerDied, KeyboardInterrupt, QuitGame, OSError) as exc:
         resume = args.command if args.resume else f"{args.command} --resume"
-        kept = f"the {games.played:,} games played are kept in {games.path}; continue with: {resume}"
-        if isinstance(exc, WorkerDied):
-            print(f"evaluate.py: error: {exc}; {kept}", file=sys.stderr)
-            sys.exit(1)
-        what, status = stopped_by(exc)
+        kept = f"the {games.played:,} games played are kept in {games.path}; continue with: {resume}" \
+            if games.started else "no game was played"
+        if isinstance(exc, KeyboardInterrupt):
+            what, status = stopped_by(exc)
+            print(f"{what}; {kept}", file=sys.stderr)
+            sys.exit(status)
+        if isinstance(exc, QuitGame):
+            what = "you left the tournament"
+        elif isinstance(exc, OSError):  # a full disk, a directory gone: what was written stays whole
+            what = f"evaluate.py: error: {exc.strerror or exc}" + (f": {exc.filename!r}" if exc.filename else "")
+        else:
+            what = f"evaluate.py: error: {exc}"
         print(f"{what}; {kept}", file=sys.stderr)
-        sys.exit(status)
+        sys.exit(1)
     finally:
         games.close()
-        lock.release()
+        locks.close()
         backend.close()
 
 

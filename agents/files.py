@@ -64,9 +64,13 @@ def read_json(path: str | Path, max_bytes: int = MAX_JSON_BYTES, max_depth: int 
 
 
 def write_atomic(path: str | Path, data: bytes | str) -> None:
-    """Write ``data`` to ``path`` through a unique temporary file beside it, renamed over ``path``."""
+    """Write ``data`` to ``path`` through a unique temporary file beside it, renamed over ``path``; an OSError
+    (a full disk, no such directory) names ``path``, not the temporary file, which is removed."""
     path = Path(path)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise OSError(exc.errno, exc.strerror or str(exc), str(path)) from None
     try:
         os.fchmod(handle, 0o644)  # mkstemp's 0o600 would hide results from the user's group
         with os.fdopen(handle, "wb") as file:
@@ -74,8 +78,10 @@ def write_atomic(path: str | Path, data: bytes | str) -> None:
             file.flush()
             os.fsync(file.fileno())
         os.replace(temporary, path)
-    except BaseException:
+    except BaseException as exc:
         Path(temporary).unlink(missing_ok=True)
+        if isinstance(exc, OSError):
+            raise OSError(exc.errno, exc.strerror or str(exc), str(path)) from None
         raise
 
 
@@ -127,12 +133,13 @@ class DirectoryLock:
         self.release()
 
 
-def lock_for_command(parser: argparse.ArgumentParser, out: Path, what: str) -> DirectoryLock:
-    """The lock of a command's ``--out`` (creating it), held until the process ends; a run already
-    there, or a directory that cannot be written, stops the command with ``parser.error``."""
+def lock_for_command(parser: argparse.ArgumentParser, out: Path, what: str, option: str = "--out") -> DirectoryLock:
+    """The lock of a command's ``--out`` (or other output directory ``option``), created if needed, held until
+    the process ends; a run already there, or a directory that cannot be written, stops the command with
+    ``parser.error``."""
     try:
         return DirectoryLock(out).acquire()
     except DirectoryInUse as exc:
-        parser.error(f"--out {exc}")
+        parser.error(f"{option} {exc}")
     except OSError as exc:
-        parser.error(f"cannot write {what} to --out {str(out)!r} ({exc.strerror or exc}); choose another directory")
+        parser.error(f"cannot write {what} to {option} {str(out)!r} ({exc.strerror or exc}); choose another directory")

@@ -51,6 +51,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import copy
+import errno
 import multiprocessing
 import os
 import platform
@@ -920,6 +921,12 @@ def main(argv: Sequence[str] | None = None) -> None:
         what, status = stopped_by(exc)
         print(f"{what}; {resume_hint(out)}", file=sys.stderr)
         sys.exit(status)
+    except OSError as exc:
+        if exc.errno != errno.ENOSPC:
+            raise
+        where = f": {exc.filename!r}" if exc.filename else ""  # files are written aside: the last checkpoint is whole
+        print(f"train.py: error: {exc.strerror}{where}; free some space, then {resume_hint(out)}", file=sys.stderr)
+        sys.exit(1)
     finally:
         lock.release()
 

@@ -10,8 +10,9 @@ frames of a game make a video.
 
 from __future__ import annotations
 
+import contextlib
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,8 @@ WHITE = (255, 255, 255)
 HIGHLIGHT = (255, 214, 64)
 # one colour per seat, the same in every picture and in the terminal (player_0 red, player_1 blue, ...)
 SEAT_COLOURS = ((205, 50, 45), (40, 95, 205), (30, 145, 70), (150, 75, 185), (40, 40, 40))
+
+MAX_FRAME_SECONDS = 655.35  # a GIF frame's delay is 16 bits of hundredths of a second
 
 _FONT_FILES = {False: ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf"), True: ("DejaVuSans-Bold.ttf",)}
 
@@ -154,8 +157,8 @@ def save_gif(frames: Sequence[np.ndarray], path: str | os.PathLike, seconds: flo
 
     if not frames:
         raise ValueError("a GIF needs at least one frame")
-    if not seconds > 0:
-        raise ValueError(f"seconds per frame must be more than 0, got {seconds!r}")
+    if not 0 < seconds <= MAX_FRAME_SECONDS:
+        raise ValueError(f"seconds per frame must be more than 0 and at most {MAX_FRAME_SECONDS}, got {seconds!r}")
     shapes = {np.shape(f) for f in frames}
     if len(shapes) != 1 or len(next(iter(shapes))) != 3 or next(iter(shapes))[2] != 3:
         raise ValueError(f"GIF frames must be H x W x 3 arrays of one size, got shapes {sorted(shapes)}")
@@ -163,13 +166,9 @@ def save_gif(frames: Sequence[np.ndarray], path: str | os.PathLike, seconds: flo
     images = [Image.fromarray(np.asarray(f, dtype=np.uint8)).quantize(palette=palette, dither=Image.Dither.NONE)
               for f in frames]
     path = Path(path)
-    aside = path.with_name(f".{path.name}.tmp")
-    try:
+    with _aside(path) as aside:
         images[0].save(aside, format="GIF", save_all=True, append_images=images[1:],
                        duration=max(20, round(seconds * 1000)), loop=0, optimize=True)
-        os.replace(aside, path)
-    finally:
-        aside.unlink(missing_ok=True)
     return path.stat().st_size
 
 
@@ -178,13 +177,23 @@ def save_png(frame: np.ndarray, path: str | os.PathLike) -> None:
     _pillow()
     from PIL import Image
 
-    path = Path(path)
+    with _aside(Path(path)) as aside:
+        Image.fromarray(np.asarray(frame, dtype=np.uint8)).save(aside, format="PNG", optimize=True)
+
+
+@contextlib.contextmanager
+def _aside(path: Path) -> Iterator[Path]:
+    """A hidden file beside ``path`` to write, renamed to ``path`` once written; removed if anything fails,
+    and an OSError names ``path``, not the file aside."""
     aside = path.with_name(f".{path.name}.tmp")
     try:
-        Image.fromarray(np.asarray(frame, dtype=np.uint8)).save(aside, format="PNG", optimize=True)
+        yield aside
         os.replace(aside, path)
+    except OSError as exc:
+        raise OSError(exc.errno, exc.strerror or str(exc), str(path)) from None
     finally:
-        aside.unlink(missing_ok=True)
+        with contextlib.suppress(OSError):
+            aside.unlink(missing_ok=True)
 
 
 def _palette(frames: Sequence[np.ndarray]) -> Any:

@@ -34,7 +34,9 @@ from .console import printer, seat_style
 from .env import ask
 from .env import env as make_env
 from .registry import GAMES, load_game
-from .replay import Replay, ReplayError
+from .replay import Replay, ReplayError, seconds
+
+MAX_PAUSE = 3600  # seconds: an hour between moves is already a game by post (--wait waits for a key)
 
 
 class Session:
@@ -60,6 +62,8 @@ class Session:
             if getattr(agent, "name", "") == "human":
                 agent.saver = self
         self.humans = sum(getattr(a, "name", "") == "human" for a in self.agents)
+        self.kept: int | None = None  # the actions in --save as it was last written (None: never written)
+        self.unsaved = ""  # why the last save to --save failed ("" if it did not)
 
     @property
     def state(self) -> Any:
@@ -72,6 +76,26 @@ class Session:
         except OSError as exc:
             return f"could not save to {str(path)!r}: {exc.strerror or exc}"
         return f"saved to {path} ({len(self.replay.actions)} actions); resume with --load {path}"
+
+    def keep(self) -> bool:
+        """Save the game so far to --save (``autosave``); whether it worked (:attr:`unsaved` says why not)."""
+        try:
+            self.replay.save(self.autosave, self.state)
+        except OSError as exc:
+            self.unsaved = exc.strerror or str(exc)
+            return False
+        self.kept, self.unsaved = len(self.replay.actions), ""
+        return True
+
+    def where_kept(self) -> str:
+        """Where the game is kept, for the last line: true whether the last save to --save worked or not."""
+        if self.autosave is None:
+            return ""
+        path, actions = self.autosave, len(self.replay.actions)
+        if self.kept == actions:
+            return f" The game is kept in {path}; resume with --load {path}."
+        last = "" if self.kept is None else f"; the last save there was after {self.kept} of its {actions} actions"
+        return f" The game could not be saved to {path} ({self.unsaved}){last}."
 
     def label(self, seat: int) -> str:
         return f"player_{seat} ({self.replay.agents[seat]})"
@@ -93,8 +117,8 @@ class Session:
             self.env.step(action)
             self.replay.actions.append((seat, int(action)))
             self.write(self.move(seat, int(action)))
-            if self.autosave is not None:
-                self.save(self.autosave)
+            if self.autosave is not None and not self.keep():
+                self.write(f"could not save to {str(self.autosave)!r} ({self.unsaved}); the game goes on unsaved")
             if not human and self.wait:
                 self.read("Enter: next move ")
             elif not human and self.pause:
@@ -125,6 +149,17 @@ class Session:
         return f"Game over. Scores: {scores}\nWinner{'s' if len(state.winners) > 1 else ''}: {winners}"
 
 
+def seed(text: str) -> int:
+    """argparse type: a seed, an integer from 0."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be an integer, got {text!r:.40}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m sobek_env.play", description=__doc__.split("\n\n")[0],
                                      epilog=__doc__.split("\n\n", 2)[2],
@@ -133,10 +168,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--players", type=int, default=None, help="players (default: one per --agents spec)")
     parser.add_argument("--agents", nargs="+", metavar="SPEC",
                         help="one spec per seat: human, random, greedy, heuristic[:tolerance=X], ppo:PATH")
-    parser.add_argument("--seed", type=int, default=None, help="deal with this seed (default: a random one)")
+    parser.add_argument("--seed", type=seed, default=None, help="deal with this seed (default: a random one)")
     parser.add_argument("--mode", choices=("original", "memory"), default=None,
                         help="observation mode: what the seats remember (default original)")
-    parser.add_argument("--pause", type=float, default=0.3, help="seconds after each agent's move (default 0.3)")
+    parser.add_argument("--pause", type=seconds(MAX_PAUSE, zero=True), default=0.3,
+                        help=f"seconds after each agent's move, at most {MAX_PAUSE} (default 0.3)")
     parser.add_argument("--wait", action="store_true", help="wait for Enter after each agent's move instead")
     parser.add_argument("--save", type=Path, metavar="FILE", help="keep the game in FILE after every move")
     parser.add_argument("--load", type=Path, metavar="FILE", help="resume the game saved in FILE")
@@ -190,24 +226,21 @@ def main(argv: list[str] | None = None) -> None:
 
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.pause < 0:
-        parser.error("--pause must be 0 or more seconds")
     replay, agents = prepare(parser, args)
     session = Session(replay, agents, args.pause, args.save, wait=args.wait)
+    if args.save is not None and not session.keep():
+        parser.error(f"argument --save: cannot write {str(args.save)!r} ({session.unsaved}); choose another file")
     game = session.game
     print(f"{game.title}, {replay.num_players} players, seed {replay.seed}: "
           + ", ".join(session.label(s) for s in range(replay.num_players))
           + (f"; resumed after {len(replay.actions)} actions" if args.load else "")
           + ". Type help at your prompt.")
-    kept = f" The game is kept in {args.save}; resume with --load {args.save}." if args.save else ""
     try:
-        if args.save is not None:
-            session.save(args.save)
         session.run()
     except QuitGame:
-        print(f"\nYou left the game.{kept}")
+        print(f"\nYou left the game.{session.where_kept()}")
     except KeyboardInterrupt:
-        print(f"\nGame interrupted.{kept}")
+        print(f"\nGame interrupted.{session.where_kept()}")
         sys.exit(130)
 
 

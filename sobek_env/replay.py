@@ -16,7 +16,9 @@ at the end of the file
 (a game saved in the middle has ``"over": false``). Chance lives in the state's own seeded
 generator, so the same deal and actions give the same game: reading a replay plays it again
 and refuses, naming the line, anything that does not fit (bad JSON, another format, an
-action out of turn or illegal, final scores that differ, a file cut short).
+action out of turn or illegal, final scores that differ, a file cut short). It reads a line
+at a time within limits far above any real game (line length, line count, nesting, number
+length), so a file from anyone costs at most a line of memory before it is refused.
 
     python -m sobek_env.replay FILE [--seat K | --full] [--step N] [--print]
 
@@ -31,21 +33,31 @@ and ``--png OUT`` the picture of step N (default: the last).
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import json
 import math
 import os
 import sys
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from .errors import IllegalActionError
 from .game import Game, State
+from .picture import MAX_FRAME_SECONDS
 from .registry import GAMES, load_game
 
 FORMAT = "sobek-replay/1"
+# Limits of the reader, far above any real file and far below what would hurt to read. The longest line is
+# a header (21.7 KB with every Kleopatra rules option spelled out and five 4,096-byte model paths) or an
+# action with its values (343 bytes, the longest of 5-player Kleopatra games with search values).
 MAX_LINE_BYTES = 64 * 1024
+MAX_DEPTH = 8  # nesting levels; the deepest line, a header giving Kleopatra's tiles, has 5
+MAX_NUMBER_CHARS = 4300  # as Python's int() of a text: every integer the commands take (a --seed) reads back
+# The most lines are derived from the header: a header, an action per step of the longest game the header's
+# game, players and rules allow (``max_game_length``), and a final line.
 
 
 class ReplayError(ValueError):
@@ -105,21 +117,32 @@ class Replay:
         return "".join(lines)
 
     def save(self, path: str | os.PathLike, final: State | None = None) -> None:
-        """Write the file (aside, then renamed, so a reader never sees half of it)."""
+        """Write the file (aside, then renamed, so a reader never sees half of it). OSError naming ``path``
+        if it cannot be written; nothing is left aside."""
         path = Path(path)
         aside = path.with_name(f".{path.name}.tmp")
-        aside.write_text(self.dumps(final))
-        os.replace(aside, path)
+        try:
+            aside.write_text(self.dumps(final))
+            os.replace(aside, path)
+        except BaseException as exc:  # a full disk, or Ctrl-C while writing: nothing may stay aside
+            with contextlib.suppress(OSError):  # e.g. no directory there: then there is nothing aside either
+                aside.unlink(missing_ok=True)
+            if isinstance(exc, OSError):  # named by the file asked for, not the one aside
+                raise OSError(exc.errno, exc.strerror or str(exc), str(path)) from None
+            raise
 
     @classmethod
     def loads(cls, text: str | bytes, name: str = "replay") -> Replay:
         """Read and check a replay's text by playing it again; ReplayError naming ``name`` and the line."""
-        return _read(text.decode() if isinstance(text, bytes) else text, name)
+        data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else bytes(text)
+        return _read(io.BytesIO(data), name)
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> Replay:
-        """Read and check a replay file (see :meth:`loads`); OSError if it cannot be read."""
-        return cls.loads(Path(path).read_bytes(), str(path))
+        """Read and check a replay file (see :meth:`loads`) a line at a time, within the reader's limits;
+        OSError if it cannot be read."""
+        with open(path, "rb") as file:
+            return _read(file, str(path))
 
 
 def _line(doc: Mapping[str, Any]) -> str:
@@ -130,78 +153,148 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _read(text: str, name: str) -> Replay:
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    elif lines:
-        raise ReplayError(f"{name} line {len(lines)}: the file is truncated (its last line is cut off)")
-    if not lines:
-        raise ReplayError(f"{name} line 1: the file is empty; a replay starts with a {FORMAT} header")
-    docs = []
-    for number, line in enumerate(lines, 1):
-        if len(line) > MAX_LINE_BYTES:
-            raise ReplayError(f"{name} line {number}: longer than the {MAX_LINE_BYTES:,} bytes of any replay line")
-        try:
-            docs.append(json.loads(line))
-        except ValueError as exc:
-            raise ReplayError(f"{name} line {number}: not JSON ({exc})") from None
-        if not isinstance(docs[-1], dict):
-            raise ReplayError(f"{name} line {number}: must be a JSON object")
-    replay = _header(docs[0], f"{name} line 1")
-    state = replay.new_state()
-    for number, doc in enumerate(docs[1:], 2):
+class _Refused(ValueError):
+    """A value a replay line may not hold, found while parsing it (the caller names the line)."""
+
+
+def _number(parse: Callable[[str], Any]) -> Callable[[str], Any]:
+    def checked(text: str) -> Any:
+        if len(text) > MAX_NUMBER_CHARS:
+            raise _Refused(f"a number of {len(text):,} characters, more than the {MAX_NUMBER_CHARS:,} allowed")
+        return parse(text)
+    return checked
+
+
+def _no_constant(name: str) -> Any:
+    raise _Refused(f"{name} is not a number JSON allows")
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        twice = next(key for i, (key, _) in enumerate(pairs) if key in dict(pairs[:i]))
+        raise _Refused(f"the key {twice!r:.60} appears twice in one object")
+    return out
+
+
+def _nesting(value: Any) -> int:
+    """How deeply lists and objects nest in ``value`` (a scalar is 0), walked without recursion."""
+    deepest, stack = 0, [(value, 0)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, (dict, list)):
+            deepest = max(deepest, level + 1)
+            stack.extend((child, level + 1) for child in (item.values() if isinstance(item, dict) else item))
+    return deepest
+
+
+def json_line(line: bytes, where: str) -> Any:
+    """The JSON value of one line of a replay (or of another JSON-lines file, as a tournament's games), checked
+    as it is parsed: UTF-8, no number longer than :data:`MAX_NUMBER_CHARS`, no NaN or infinity, no key twice in
+    an object, at most :data:`MAX_DEPTH` levels deep. ReplayError starting with ``where`` (the file and the
+    line) for anything else."""
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ReplayError(f"{where}: not UTF-8 text (byte {exc.start + 1} is {line[exc.start]:#04x})") from None
+    try:
+        value = json.loads(text, parse_int=_number(int), parse_float=_number(float), parse_constant=_no_constant,
+                           object_pairs_hook=_unique_keys)
+    except RecursionError:
+        raise ReplayError(f"{where}: nested more than {MAX_DEPTH} levels deep") from None
+    except _Refused as exc:
+        raise ReplayError(f"{where}: {exc}") from None
+    except ValueError as exc:
+        raise ReplayError(f"{where}: not JSON ({exc})") from None
+    if _nesting(value) > MAX_DEPTH:
+        raise ReplayError(f"{where}: nested more than {MAX_DEPTH} levels deep")
+    return value
+
+
+def json_lines(file: BinaryIO, name: str) -> Iterator[tuple[int, Any]]:
+    """Each line of ``file`` as its number and its JSON value (:func:`json_line`), read one at a time: a line
+    over :data:`MAX_LINE_BYTES` or cut off at the end of the file is a ReplayError naming ``name`` and the
+    line, found before anything after it is read."""
+    for number, line in enumerate(iter(lambda: file.readline(MAX_LINE_BYTES + 1), b""), 1):
         where = f"{name} line {number}"
+        if not line.endswith(b"\n"):
+            if len(line) > MAX_LINE_BYTES:
+                raise ReplayError(f"{where}: longer than the {MAX_LINE_BYTES:,} bytes of any replay line")
+            raise ReplayError(f"{where}: the file is truncated (its last line is cut off)")
+        yield number, json_line(line, where)
+
+
+def _object(doc: Any, where: str) -> dict:
+    if not isinstance(doc, dict):
+        raise ReplayError(f"{where}: must be a JSON object")
+    return doc
+
+
+def _read(file: BinaryIO, name: str) -> Replay:
+    lines = json_lines(file, name)
+    first = next(lines, None)
+    if first is None:
+        raise ReplayError(f"{name} line 1: the file is empty; a replay starts with a {FORMAT} header")
+    replay = _header(_object(first[1], f"{name} line 1"), f"{name} line 1")
+    most = replay.game_object.max_game_length(replay.num_players, **replay.rules) + 2
+    state = replay.new_state()
+    number = 1
+    for number, doc in lines:
+        where = f"{name} line {number}"
+        if number > most:
+            raise ReplayError(f"{where}: a {replay.num_players}-player game has at most {most - 2:,} actions, "
+                              f"so its replay at most {most:,} lines")
+        doc = _object(doc, where)
         if "action" not in doc:
-            if number != len(docs):
+            if next(lines, None) is not None:
                 raise ReplayError(f"{where}: an action line {{\"seat\": s, \"action\": id}} is expected here")
             _check_end(doc, state, where)
             return replay
         if set(doc) - {"values"} != {"seat", "action"} or not _is_int(doc["seat"]) or not _is_int(doc["action"]):
             raise ReplayError(f"{where}: an action line is {{\"seat\": s, \"action\": id}} with integers "
-                              f"(and values), got {doc}")
+                              f"(and values), got {doc}"[:300])
         seat, action = doc["seat"], doc["action"]
         if state.is_over:
             raise ReplayError(f"{where}: the game is already over")
         if seat != state.current_player:
-            raise ReplayError(f"{where}: player_{seat} acts, but it is player_{state.current_player}'s turn")
+            raise ReplayError(f"{where}: player_{seat} acts, but it is player_{state.current_player}'s turn"[:300])
         if "values" in doc:
             replay.values[len(replay.actions)] = _values(doc["values"], state, where)
         try:
             state.apply(action)
         except IllegalActionError:
             names = replay.game_object.action_names
-            shown = names[action] if 0 <= action < len(names) else str(action)
+            shown = names[action] if 0 <= action < len(names) else str(action)[:40]
             legal = ", ".join(names[a] for a in state.legal_actions())
             raise ReplayError(f"{where}: action {shown} is illegal for player_{seat} here; legal: {legal}") from None
         replay.actions.append((seat, action))
-    raise ReplayError(f"{name} line {len(docs)}: the file is truncated (no final line with the scores)")
+    raise ReplayError(f"{name} line {number}: the file is truncated (no final line with the scores)")
 
 
 def _values(doc: Any, state: State, where: str) -> dict[int, float]:
     """An action line's ``values``: an object from legal action ids (as strings) to finite numbers."""
     legal = set(state.legal_actions())
     if not isinstance(doc, dict) or not doc:
-        raise ReplayError(f"{where}: values must be an object from legal action ids to numbers, got {doc!r}")
+        raise ReplayError(f"{where}: values must be an object from legal action ids to numbers, got {doc!r:.80}")
     out = {}
     for key, value in doc.items():
         if not (key.isascii() and key.isdigit()) or int(key) not in legal:
-            raise ReplayError(f"{where}: values name {key!r}, which is not a legal action id here")
+            raise ReplayError(f"{where}: values name {key!r:.40}, which is not a legal action id here")
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-            raise ReplayError(f"{where}: the value of action {key} must be a finite number, got {value!r}")
+            raise ReplayError(f"{where}: the value of action {key!r:.40} must be a finite number, got {value!r:.40}")
         out[int(key)] = float(value)
     return out
 
 
 def _header(doc: dict, where: str) -> Replay:
     if doc.get("format") != FORMAT:
-        raise ReplayError(f"{where}: not a {FORMAT} header (format {doc.get('format')!r}); "
+        raise ReplayError(f"{where}: not a {FORMAT} header (format {doc.get('format')!r:.80}); "
                           "this file is another format or version")
     keys = {"format", "game", "num_players", "rules", "seed", "mode", "agents"}
     if set(doc) != keys:
         raise ReplayError(f"{where}: the header has the fields {', '.join(sorted(keys))}")
     if doc["game"] not in GAMES:
-        raise ReplayError(f"{where}: unknown game {doc['game']!r}; the games are {', '.join(GAMES)}")
+        raise ReplayError(f"{where}: unknown game {doc['game']!r:.80}; the games are {', '.join(GAMES)}")
     game = load_game(doc["game"])
     agents = doc["agents"]
     if not isinstance(doc["rules"], dict) or not _is_int(doc["seed"]) or not isinstance(agents, list) \
@@ -224,10 +317,24 @@ def _check_end(doc: dict, state: State, where: str) -> None:
     replayed = {"over": bool(state.is_over), "scores": list(state.scores), "winners": list(state.winners)}
     for key, value in replayed.items():
         if doc[key] != value:
-            raise ReplayError(f"{where}: {key} {doc[key]} recorded, but the game replays to {value}")
+            raise ReplayError(f"{where}: {key} {doc[key]!s:.80} recorded, but the game replays to {value}")
 
 
 # ---------------------------------------------------------------- the viewer
+
+
+def seconds(most: float, zero: bool = False) -> Callable[[str], float]:
+    """argparse type: a finite number of seconds up to ``most``, above 0 (from 0 if ``zero``)."""
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be a number of seconds, got {text!r}") from None
+        if not ((value >= 0 if zero else value > 0) and value <= most):  # NaN fails both comparisons
+            low = "from 0" if zero else "more than 0 and at most"
+            raise argparse.ArgumentTypeError(f"must be {low} {'to ' if zero else ''}{most:g} seconds, got {text}")
+        return value
+    return parse
 
 
 def heading(replay: Replay, step: int) -> str:
@@ -317,7 +424,8 @@ def main(argv: list[str] | None = None) -> None:
     output = parser.add_mutually_exclusive_group()
     output.add_argument("--print", action="store_true", help="print the steps and exit instead of asking")
     output.add_argument("--gif", type=Path, metavar="OUT", help="write the steps as an animated GIF (needs Pillow)")
-    parser.add_argument("--seconds", type=float, default=1.0, help="with --gif: seconds per step (default 1)")
+    parser.add_argument("--seconds", type=seconds(MAX_FRAME_SECONDS), default=1.0,
+                        help=f"with --gif: seconds per step, at most {MAX_FRAME_SECONDS:g} (default 1)")
     parser.add_argument("--every", type=int, default=1, metavar="K",
                         help="with --gif: draw every K-th step (and the last), for a shorter animation")
     output.add_argument("--png", type=Path, metavar="OUT",
@@ -331,8 +439,12 @@ def main(argv: list[str] | None = None) -> None:
         parser.error(f"--seat must be 0 to {replay.num_players - 1} for this {replay.num_players}-player game")
     if args.step is not None and not 0 <= args.step <= len(replay.actions):
         parser.error(f"--step must be 0 to {len(replay.actions)} for this game of {len(replay.actions)} actions")
-    if not args.seconds > 0 or args.every < 1:
-        parser.error("--seconds must be more than 0 and --every 1 or more")
+    if args.every < 1:
+        parser.error(f"argument --every: must be 1 or more, got {args.every}")
+    picture_file = args.gif or args.png
+    if picture_file is not None and not picture_file.parent.is_dir():
+        parser.error(f"argument --{'gif' if args.gif else 'png'}: cannot write {str(picture_file)!r} "
+                     f"(no directory {str(picture_file.parent)!r})")
     try:
         if args.png:
             from .picture import save_png
@@ -355,14 +467,17 @@ def main(argv: list[str] | None = None) -> None:
                 print(picture(replay, states, step, args.seat, args.full))
         else:
             browse(replay, args.seat, args.full, args.step or 0)
-    except (ImportError, OSError) as exc:  # no Pillow, or a GIF that cannot be written there
+    except ImportError as exc:  # no Pillow
         parser.exit(1, f"{parser.prog}: error: {exc}\n")
-    except KeyboardInterrupt:
-        print()
-        sys.exit(130)
     except BrokenPipeError:  # | head: stop quietly, and keep Python from complaining about stdout at exit
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         sys.exit(1)
+    except OSError as exc:  # a picture that cannot be written there, or an output on a full disk
+        what = f"cannot write {str(picture_file)!r} " if picture_file else "cannot write the output "
+        parser.exit(1, f"{parser.prog}: error: {what}({exc.strerror or exc})\n")
+    except KeyboardInterrupt:
+        print()
+        sys.exit(130)
 
 
 if __name__ == "__main__":

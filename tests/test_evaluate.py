@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import csv
+import errno
 import json
 import os
 import re
 import signal
 import subprocess
 import sys
+import tracemalloc
 from collections import Counter
 from pathlib import Path
 from types import SimpleNamespace
@@ -444,3 +446,229 @@ def test_a_stopped_tournament_does_not_wait_for_the_games_in_play(tmp_path: Path
     assert process.returncode == 128 + signal.SIGTERM and "Traceback" not in err, err
     assert err.strip().splitlines()[-1].startswith("stopped by SIGTERM; the 0 games played are kept in")
     wait_for(lambda: not group(process.pid), 10, "the workers to end")
+
+
+def test_counting_the_games_of_a_huge_games_file_reads_it_a_block_at_a_time(tmp_path: Path) -> None:
+    """A new run over an --out holding a games file counts its lines (is it unfinished?) without holding it."""
+    games = GamesFile(tmp_path, 1)
+    games.path.write_bytes(b'{"format":"sobek-games/1","arguments":{}}\n' + b"\n" * 3 + b"0" * 30_000_000)
+    tracemalloc.start()
+    try:
+        assert games.lines() == 3
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 5_000_000
+
+
+# ---------------------------------------------------------------- outputs: replays, pipes, a person leaving, full disks
+
+
+def test_a_replay_directory_that_cannot_be_written_is_refused_before_any_game(
+        tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    (tmp_path / "afile").write_text("")
+    with pytest.raises(SystemExit) as exit_info:
+        evaluate("--players", "2", "--games", "2", "--agents", "random", "random", "--workers", "1",
+                 "--out", str(tmp_path / "out"), "--save-replays", str(tmp_path / "afile" / "replays"))
+    assert exit_info.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"evaluate.py: error: cannot write replays to --save-replays {str(tmp_path / 'afile' / 'replays')!r} "
+        "(Not a directory); choose another directory")
+    assert not (tmp_path / "out" / "games.jsonl").exists()
+
+
+def test_a_replay_that_could_not_be_written_is_written_by_resume(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture) -> None:
+    """A full disk while the second replay is written: one line saying so, the games kept, and --resume plays
+    that game again for its replay; the same files and results as a run that never failed."""
+    from sobek_env.replay import Replay
+
+    arguments = ["--players", "2", "--games", "4", "--agents", "greedy", "random", "--workers", "1"]
+    save, saves = Replay.save, []
+
+    def fills_the_disk(self: Replay, path: Path, final: object = None) -> None:
+        saves.append(path)
+        if len(saves) == 2:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
+        save(self, path, final)
+
+    monkeypatch.setattr(Replay, "save", fills_the_disk)
+    out, replays = tmp_path / "out", tmp_path / "replays"
+    with pytest.raises(SystemExit) as exit_info:
+        evaluate(*arguments, "--out", str(out), "--save-replays", str(replays))
+    assert exit_info.value.code == 1
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"evaluate.py: error: No space left on device: {str(replays / 'game-0001.jsonl')!r}; the 2 games played "
+        f"are kept in {out / 'games.jsonl'}; continue with: python evaluate.py {' '.join(arguments)} --out {out} "
+        f"--save-replays {replays} --resume")
+    assert sorted(p.name for p in replays.glob("*.jsonl")) == ["game-0000.jsonl"]
+    monkeypatch.setattr(Replay, "save", save)
+    evaluate(*arguments, "--out", str(out), "--save-replays", str(replays), "--resume")
+    evaluate(*arguments, "--out", str(tmp_path / "whole"), "--save-replays", str(tmp_path / "all"))
+    assert results(out) == results(tmp_path / "whole")
+    names = sorted(p.name for p in (tmp_path / "all").glob("*.jsonl"))
+    assert names == [f"game-{i:04d}.jsonl" for i in range(4)] == sorted(p.name for p in replays.glob("*.jsonl"))
+    for name in names:
+        assert (replays / name).read_text() == (tmp_path / "all" / name).read_text()
+
+
+def test_a_replay_directory_in_use_or_holding_another_tournament_is_refused(
+        tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    arguments = ["--players", "2", "--games", "2", "--agents", "random", "random", "--workers", "1"]
+    replays = tmp_path / "replays"
+    with DirectoryLock(replays):  # another tournament saving its replays there
+        with pytest.raises(SystemExit) as exit_info:
+            evaluate(*arguments, "--out", str(tmp_path / "one"), "--save-replays", str(replays))
+        assert exit_info.value.code == 2
+        assert f"--save-replays {str(replays)!r} is in use by another run" in capsys.readouterr().err
+    evaluate(*arguments, "--out", str(tmp_path / "one"), "--save-replays", str(replays))
+    first = {p.name: p.read_text() for p in replays.glob("*.jsonl")}
+    evaluate(*arguments, "--out", str(tmp_path / "two"), "--save-replays", str(replays))  # the same games: allowed
+    with pytest.raises(SystemExit) as exit_info:  # other games under the same names: refused
+        evaluate(*arguments, "--seed", "100", "--out", str(tmp_path / "three"), "--save-replays", str(replays))
+    assert exit_info.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"evaluate.py: error: --save-replays {str(replays)!r} holds game-0000.jsonl, which is not this "
+        "tournament's game there (another tournament's replay?); choose another directory")
+    assert {p.name: p.read_text() for p in replays.glob("*.jsonl")} == first
+    assert not (tmp_path / "three" / "games.jsonl").exists()
+
+
+def test_results_are_written_when_the_output_is_no_longer_read(tmp_path: Path) -> None:
+    process = subprocess.Popen([sys.executable, "evaluate.py", "--players", "2", "--games", "4", "--agents",
+                                "random", "random", "--workers", "1", "--out", str(tmp_path)], cwd=ROOT,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process.stdout.close()  # as | head -1 does once it has its line: every later write is a broken pipe
+    err = process.stderr.read()
+    assert process.wait(120) == 0 and err == ""
+    assert len(json.loads((tmp_path / "evaluate.json").read_text())["games_played"]) == 4
+
+
+def test_a_person_leaving_the_tournament_ends_it_in_one_line(tmp_path: Path) -> None:
+    arguments = ["--players", "2", "--games", "2", "--agents", "human", "random", "--out", str(tmp_path)]
+    result = subprocess.run([sys.executable, "evaluate.py", *arguments], cwd=ROOT, input="quit\n",
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert result.stderr.splitlines()[-1] == (
+        f"you left the tournament; the 0 games played are kept in {tmp_path / 'games.jsonl'}; continue with: "
+        f"python evaluate.py {' '.join(arguments)} --resume")
+    assert "player_" in result.stdout  # the person saw the table: the game was played here, not in a worker
+
+
+def test_a_human_seat_needs_one_worker(capsys: pytest.CaptureFixture) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        evaluate("--players", "2", "--games", "2", "--agents", "human", "random", "--workers", "2")
+    assert exit_info.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "evaluate.py: error: human plays at this terminal, so in this process: --workers must be 1, got 2")
+
+
+def test_a_full_disk_keeps_the_games_file_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A line the disk has room for only part of is taken back, so --resume reads every line before it."""
+    games = GamesFile(tmp_path, 1)
+    games.start({"games": 4})
+    first = GameRecord(0, 0, (0, 1), (3, 1), (0,), ({}, {}))
+    games.append(0, first)
+    whole = games.path.read_bytes()
+    write = os.write
+    monkeypatch.setattr(os, "write", lambda fd, data: write(fd, data[:10]))
+    with pytest.raises(OSError) as error:
+        games.append(0, GameRecord(1, 1, (1, 0), (2, 2), (0, 1), ({}, {})))
+    monkeypatch.setattr(os, "write", write)
+    games.close()
+    assert (error.value.errno, error.value.filename) == (errno.ENOSPC, str(games.path))
+    assert games.path.read_bytes() == whole and games.played == 1
+
+
+def test_a_full_disk_while_training_is_said_in_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                        capsys: pytest.CaptureFixture) -> None:
+    from agents import training
+
+    def full(config: dict, out: Path, resume: bool) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(out / "progress.csv"))
+
+    monkeypatch.setattr(training, "train", full)
+    with pytest.raises(SystemExit) as exit_info:
+        training.main(["--out", str(tmp_path), "--players", "2"])
+    assert exit_info.value.code == 1
+    assert capsys.readouterr().err.splitlines() == [
+        f"train.py: error: No space left on device: {str(tmp_path / 'progress.csv')!r}; free some space, then "
+        f"python train.py --out {tmp_path} --resume continues from the start"]
+
+
+def test_a_full_disk_while_writing_the_results_names_them_and_resume_writes_them(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture) -> None:
+    arguments = ["--players", "2", "--games", "2", "--agents", "random", "random", "--workers", "1",
+                 "--out", str(tmp_path)]
+    fsync, synced = os.fsync, []
+
+    def full_after_the_games_file(fd: int) -> None:  # files are written aside and synced: the first is games.jsonl
+        synced.append(fd)
+        if len(synced) > 1:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        fsync(fd)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(os, "fsync", full_after_the_games_file)
+        with pytest.raises(SystemExit) as exit_info:
+            evaluate(*arguments)
+    assert exit_info.value.code == 1
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"evaluate.py: error: No space left on device: {str(tmp_path / 'evaluate.csv')!r}; the 2 games played are "
+        f"kept in {tmp_path / 'games.jsonl'}; continue with: python evaluate.py {' '.join(arguments)} --resume")
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".lock", "games.jsonl"]  # nothing left aside
+    evaluate(*arguments, "--resume")
+    assert len(json.loads((tmp_path / "evaluate.json").read_text())["games_played"]) == 2
+
+
+def test_a_full_disk_before_any_game_says_nothing_was_played(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                             capsys: pytest.CaptureFixture) -> None:
+    def full(fd: int) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(os, "fsync", full)
+    with pytest.raises(SystemExit) as exit_info:
+        evaluate("--players", "2", "--games", "2", "--agents", "random", "random", "--out", str(tmp_path))
+    assert exit_info.value.code == 1
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"evaluate.py: error: No space left on device: {str(tmp_path / 'games.jsonl')!r}; no game was played")
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".lock"]
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full, a device that is always full")
+def test_results_are_written_before_an_output_on_a_full_disk_fails(tmp_path: Path) -> None:
+    with open("/dev/full", "w") as full:
+        result = subprocess.run([sys.executable, "evaluate.py", "--players", "2", "--games", "2", "--agents", "random",
+                                 "random", "--workers", "1", "--out", str(tmp_path)], cwd=ROOT, stdout=full,
+                                stderr=subprocess.PIPE, text=True, timeout=120)
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert result.stderr.splitlines()[-1].startswith("evaluate.py: error: No space left on device: "
+                                                     "'<standard output>'; the 2 games played are kept in")
+    assert len(json.loads((tmp_path / "evaluate.json").read_text())["games_played"]) == 2
+
+
+@pytest.mark.parametrize(("line", "problem"), [
+    (b'{"table":0,"index":' + b"9" * 5000 + b"}", "a number of 5,000 characters, more than the 4,300 allowed"),
+    (b'{"table":0,"index":0,"stats":' + b"[" * 3000 + b"]" * 3000 + b"}", "nested more than 8 levels deep"),
+    (b'{"table":0,"index":"\xff"}', "not UTF-8 text (byte 21 is 0xff)"),
+])
+def test_a_games_file_line_beyond_the_readers_limits_is_named(tmp_path: Path, line: bytes, problem: str,
+                                                               capsys: pytest.CaptureFixture) -> None:
+    arguments = ["--players", "2", "--games", "4", "--agents", "random", "random", "--workers", "1",
+                 "--out", str(tmp_path)]
+    evaluate(*arguments)
+    games = (tmp_path / "games.jsonl").read_bytes().splitlines(keepends=True)
+    (tmp_path / "games.jsonl").write_bytes(b"".join([games[0], line + b"\n", *games[2:]]))
+    with pytest.raises(SystemExit):
+        evaluate(*arguments, "--resume")
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"evaluate.py: error: cannot resume: {tmp_path / 'games.jsonl'} line 2: {problem}")
+
+
+def test_a_games_file_header_beyond_the_readers_limits_is_named(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    (tmp_path / "games.jsonl").write_bytes(b'{"format":"sobek-games/1","arguments":{"games":' + b"9" * 5000 + b"}}\n")
+    with pytest.raises(SystemExit):
+        evaluate("--players", "2", "--games", "2", "--agents", "random", "random", "--out", str(tmp_path), "--resume")
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"evaluate.py: error: cannot resume: {tmp_path / 'games.jsonl'} line 1: a number of 5,000 characters, "
+        "more than the 4,300 allowed")

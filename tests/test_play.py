@@ -7,7 +7,9 @@ import os
 import pty
 import re
 import select
+import shutil
 import signal
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -252,3 +254,61 @@ def test_wait_shows_one_agent_move_per_key_and_the_table_in_colour(tmp_path: Pat
     term.expect("Game interrupted")
     assert term.status() == 130
     assert "Traceback" not in term.text
+
+
+# ---------------------------------------------------------------- saves that fail
+
+
+def test_a_save_file_that_cannot_be_written_is_refused_before_the_game(tmp_path: Path) -> None:
+    target = tmp_path / "nodir" / "x.jsonl"
+    result = subprocess.run([sys.executable, "-m", "sobek_env.play", "--agents", "human", "random", "--save",
+                             str(target)], cwd=ROOT, input="quit\n", capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    assert result.stderr.splitlines()[-1] == (f"python -m sobek_env.play: error: argument --save: cannot write "
+                                              f"{str(target)!r} (No such file or directory); choose another file")
+    assert "kept" not in result.stdout and "Traceback" not in result.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_save_that_fails_during_the_game_says_so_at_once_and_at_the_end(tmp_path: Path) -> None:
+    folder = tmp_path / "saves"
+    folder.mkdir()
+    term = Terminal("--game", "sobek", "--agents", "human", "random", "--seed", "5", "--pause", "0",
+                    "--save", str(folder / "g.jsonl"))
+    move = re.compile(r"player_\d \((?:human|random)\): .*\n(.*)")
+    term.expect(PROMPT)
+    saved = len(move.findall(term.seen))  # the moves before the person's first choice (saved)
+    shutil.rmtree(folder)  # the place of the saves is gone (as a full disk, an unmounted drive)
+    term.type("1")
+    term.expect(PROMPT)
+    moves = move.findall(re.sub(r"\x1b\[[\d;]*m", "", term.seen))
+    assert len(moves) >= 2  # each move is followed at once by its failed save
+    assert all(line == f"could not save to {str(folder / 'g.jsonl')!r} (No such file or directory); "
+                       "the game goes on unsaved" for line in moves)
+    term.type("quit")
+    term.expect(r"You left the game\..*\n")
+    assert term.seen.rpartition("You left the game.")[2].strip() == (
+        f"The game could not be saved to {folder / 'g.jsonl'} (No such file or directory); the last save there "
+        f"was after {saved} of its {saved + len(moves)} actions.")
+    assert term.status() == 0 and "Traceback" not in term.text
+    assert list(tmp_path.iterdir()) == []
+
+
+# ---------------------------------------------------------------- odd numbers
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--pause", "nan"], "argument --pause: must be from 0 to 3600 seconds, got nan"),
+    (["--pause", "inf"], "argument --pause: must be from 0 to 3600 seconds, got inf"),
+    (["--pause", "-0.5"], "argument --pause: must be from 0 to 3600 seconds, got -0.5"),
+    (["--seed", "-1"], "argument --seed: must be 0 or more, got -1"),
+])
+def test_odd_numbers_are_refused_naming_the_option_before_the_game(
+        args: list[str], message: str, capsys: pytest.CaptureFixture) -> None:
+    from sobek_env.play import main
+
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--agents", "random", "random", *args])
+    assert exit_info.value.code == 2
+    out, err = capsys.readouterr()
+    assert err.splitlines()[-1] == f"python -m sobek_env.play: error: {message}" and out == ""

@@ -3,10 +3,13 @@ and the viewer steps through a game as one seat sees it."""
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import random
 import subprocess
 import sys
+import tracemalloc
 from pathlib import Path
 
 import pytest
@@ -14,7 +17,7 @@ import pytest
 from agents.evaluation import main as evaluate
 from sobek_env import load_game
 from sobek_env.console import plain
-from sobek_env.replay import FORMAT, Replay, ReplayError, browse, picture
+from sobek_env.replay import FORMAT, MAX_LINE_BYTES, Replay, ReplayError, browse, json_line, picture
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -31,7 +34,7 @@ def tournament(tmp_path: Path, game: str, agents: list[str], games: int, *extra:
                                               ("kleopatra", ["heuristic", "random", "random"])])
 def test_saved_replays_play_again_to_the_same_end(tmp_path: Path, game: str, agents: list[str]) -> None:
     replays, records = tournament(tmp_path, game, agents, len(agents))
-    assert sorted(p.name for p in replays.iterdir()) == [f"game-{i:04d}.jsonl" for i in range(len(agents))]
+    assert sorted(p.name for p in replays.glob("*.jsonl")) == [f"game-{i:04d}.jsonl" for i in range(len(agents))]
     info = load_game(game)
     for record in records:
         replay = Replay.load(replays / f"game-{record['index']:04d}.jsonl")
@@ -47,9 +50,9 @@ def test_saved_replays_play_again_to_the_same_end(tmp_path: Path, game: str, age
 def test_replays_are_the_same_for_any_workers_and_limited_by_replays(tmp_path: Path) -> None:
     one, _ = tournament(tmp_path / "one", "sobek", ["random", "random"], 4, "--replays", "3")
     two, _ = tournament(tmp_path / "two", "sobek", ["random", "random"], 4, "--replays", "3", "--workers", "2")
-    names = sorted(p.name for p in one.iterdir())
+    names = sorted(p.name for p in one.glob("*.jsonl"))
     assert names == ["game-0000.jsonl", "game-0001.jsonl", "game-0002.jsonl"]
-    assert names == sorted(p.name for p in two.iterdir())
+    assert names == sorted(p.name for p in two.glob("*.jsonl"))
     for name in names:
         assert (one / name).read_text() == (two / name).read_text()
 
@@ -151,7 +154,7 @@ def test_values_of_a_searching_agents_decisions_read_back_with_their_actions(goo
 def test_evaluate_keeps_the_searchs_values_in_its_replays(tmp_path: Path) -> None:
     spec = "ismcts:settings=none,simulations=4,depth=10"
     replays, _ = tournament(tmp_path, "sobek", [spec, "random"], 2)
-    for path in sorted(replays.iterdir()):
+    for path in sorted(replays.glob("*.jsonl")):
         replay = Replay.load(path)
         seat = replay.agents.index(spec)
         searched = [i for i, (s, _) in enumerate(replay.actions) if s == seat and i in replay.values]
@@ -177,6 +180,81 @@ def test_the_viewer_refuses_a_damaged_file_with_its_line(tmp_path: Path, good: s
     assert result.returncode == 1
     assert f"line {len(_lines(good)) - 1}" in result.stderr and "truncated" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+# ---------------------------------------------------------------- files from strangers: read within bounds
+
+
+def _with_line(good: str, number: int, line: bytes) -> bytes:
+    """``good`` with its line ``number`` replaced by ``line`` (bytes, no newline)."""
+    lines = [part.encode() for part in _lines(good)]
+    return b"".join([*lines[:number - 1], line + b"\n", *lines[number:]])
+
+
+HOSTILE = {
+    "nested arrays": (lambda good: b"[" * 2000 + b"]" * 2000 + b"\n", 1, "nested more than 8 levels"),
+    "nesting just past the limit": (lambda good: _with_line(good, 2, b'{"seat":0,"action":1,"values":'
+                                                             + b"[" * 8 + b"]" * 8 + b"}"), 2, "nested more than"),
+    "a byte that is not UTF-8": (lambda good: _with_line(good, 3, b'{"seat":0,"action":\xff}'), 3, "not UTF-8"),
+    "a number of 5,000 digits": (lambda good: _with_line(good, 2, b'{"seat":0,"action":' + b"7" * 5000 + b"}"), 2,
+                                 "a number of 5,000 characters, more than the 4,300 allowed"),
+    "NaN": (lambda good: _with_line(good, 2, b'{"seat":0,"action":1,"values":{"1":NaN}}'), 2, "NaN is not a number"),
+    "a key twice": (lambda good: _with_line(good, 2, b'{"seat":0,"seat":1,"action":1}'), 2, "'seat' appears twice"),
+    "a line of 100,000 bytes": (lambda good: _with_line(good, 4, b" " * 100_000), 4, "longer than the 65,536 bytes"),
+    "zeros without an end": (lambda good: b"\0" * 1_000_000, 1, "longer than the 65,536 bytes"),
+}
+
+
+@pytest.mark.parametrize("hostile", list(HOSTILE))
+def test_a_hostile_replay_is_refused_in_one_line_naming_it(tmp_path: Path, good: str, hostile: str) -> None:
+    make, line, problem = HOSTILE[hostile]
+    path = tmp_path / "game.jsonl"
+    path.write_bytes(make(good))
+    with pytest.raises(ReplayError, match=rf"game\.jsonl line {line}: .*{problem}"):
+        Replay.load(path)
+    result = subprocess.run([sys.executable, "-m", "sobek_env.replay", str(path), "--print"], cwd=ROOT,
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 1 and result.stdout == ""
+    assert result.stderr.count("\n") == 1 and f"line {line}: " in result.stderr, result.stderr[-2000:]
+
+
+def test_a_long_line_is_refused_having_read_no_more_than_a_line_of_it(tmp_path: Path, good: str) -> None:
+    path = tmp_path / "game.jsonl"
+    path.write_bytes(_with_line(good, 3, b"[" + b"0," * 15_000_000 + b"0]"))  # 30 MB
+    tracemalloc.start()
+    try:
+        with pytest.raises(ReplayError, match="line 3: longer than"):
+            Replay.load(path)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 20 * MAX_LINE_BYTES
+
+
+def test_a_replay_longer_than_its_game_can_be_is_refused_at_the_first_line_too_many(
+        good: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The most lines come from the game's derived bound on its length (here made 10 steps, so that a real
+    game passes it): a header, 10 actions, the final line."""
+    game = type(load_game("sobek"))
+    monkeypatch.setattr(game, "max_game_length", lambda self, num_players, **rules: 10)
+    with pytest.raises(ReplayError, match=r"game\.jsonl line 13: a 2-player game has at most 10 actions"):
+        Replay.loads(good, "game.jsonl")
+    Replay.loads("".join(_lines(good)[:11]) + '{"over":false,"scores":[0,0],"winners":[]}\n')
+
+
+def test_the_limits_are_far_above_the_longest_real_game() -> None:
+    """The longest game either game allows fits the line count (derived from it); the longest header (every
+    Kleopatra rules option spelled out, five long model paths) and an action valuing all of the game's
+    actions, each with the longest float, fit a line many times over and nest within the limit."""
+    from sobek_env.kleopatra.catalogue import OPTION_DEFAULTS
+
+    header = Replay("kleopatra", 5, 2**63 - 1, dict(OPTION_DEFAULTS), "original", ["ppo:" + "m" * 4096] * 5)
+    header.new_state()
+    action = {"seat": 4, "action": 143, "values": {str(a): -1.2345678901234567e-300 for a in range(144)}}
+    for doc in (header.header(), action):
+        text = json.dumps(doc, separators=(",", ":"))
+        assert 3 * len(text) < MAX_LINE_BYTES
+        assert json_line(text.encode(), "x") == doc
 
 
 # ---------------------------------------------------------------- the viewer
@@ -233,3 +311,67 @@ def test_gif_has_a_frame_per_step(tmp_path: Path, good: str) -> None:
     assert result.returncode == 0, result.stderr
     with Image.open(gif) as image:
         assert image.n_frames == 6
+
+
+@pytest.mark.parametrize("fails", ["write", "rename"])
+def test_a_failed_save_names_the_file_asked_for_and_leaves_nothing_aside(
+        tmp_path: Path, good: str, monkeypatch: pytest.MonkeyPatch, fails: str) -> None:
+    def full(*args: object, **kwargs: object) -> None:
+        if fails == "write":  # half of it written, as a disk filling up
+            Path.write_bytes(args[0], good[:100].encode())
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(args[0]))
+
+    if fails == "write":
+        monkeypatch.setattr(Path, "write_text", full)
+    else:
+        monkeypatch.setattr(os, "replace", full)
+    with pytest.raises(OSError) as error:
+        Replay.loads(good).save(tmp_path / "game.jsonl")
+    assert (error.value.errno, error.value.filename) == (errno.ENOSPC, str(tmp_path / "game.jsonl"))
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--seconds", "inf"], "argument --seconds: must be more than 0 and at most 655.35 seconds, got inf"),
+    (["--seconds", "nan"], "argument --seconds: must be more than 0 and at most 655.35 seconds, got nan"),
+    (["--seconds", "1000"], "argument --seconds: must be more than 0 and at most 655.35 seconds, got 1000"),
+    (["--every", "0"], "argument --every: must be 1 or more, got 0"),
+])
+def test_odd_numbers_for_a_gif_are_refused_naming_the_option(
+        tmp_path: Path, good: str, args: list[str], message: str, capsys: pytest.CaptureFixture) -> None:
+    from sobek_env.replay import main
+
+    (tmp_path / "game.jsonl").write_text(good)
+    with pytest.raises(SystemExit) as exit_info:
+        main([str(tmp_path / "game.jsonl"), "--gif", str(tmp_path / "game.gif"), *args])
+    assert exit_info.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == f"python -m sobek_env.replay: error: {message}"
+    assert list(tmp_path.iterdir()) == [tmp_path / "game.jsonl"]
+
+
+@pytest.mark.parametrize(("output", "where", "status", "problem"), [
+    ("--gif", "nodir/game.gif", 2, "(no directory '{tmp}/nodir')"),
+    ("--png", "nodir/game.png", 2, "(no directory '{tmp}/nodir')"),
+    ("--gif", "taken", 1, "(Is a directory)"),  # a directory where the picture should go
+])
+def test_a_picture_that_cannot_be_written_is_named_as_asked(
+        tmp_path: Path, good: str, output: str, where: str, status: int, problem: str,
+        capsys: pytest.CaptureFixture) -> None:
+    from sobek_env.replay import main
+
+    (tmp_path / "game.jsonl").write_text(good)
+    (tmp_path / "taken").mkdir()
+    with pytest.raises(SystemExit) as exit_info:
+        main([str(tmp_path / "game.jsonl"), output, str(tmp_path / where), "--step", "2"])
+    assert exit_info.value.code == status
+    err = capsys.readouterr().err.splitlines()[-1]
+    assert err.endswith(f"cannot write {str(tmp_path / where)!r} {problem.format(tmp=tmp_path)}")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.jsonl", "taken"]
+
+
+def test_printing_into_a_closed_pipe_stops_quietly(tmp_path: Path, good: str) -> None:
+    (tmp_path / "game.jsonl").write_text(good)
+    process = subprocess.Popen([sys.executable, "-m", "sobek_env.replay", str(tmp_path / "game.jsonl"), "--print"],
+                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process.stdout.close()  # as | head does once it has its lines
+    assert process.stderr.read() == "" and process.wait(60) == 1
