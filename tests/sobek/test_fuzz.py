@@ -199,10 +199,21 @@ def mutate_round(doc: dict, data: st.DataObject) -> None:
             row[data.draw(st.integers(0, len(row) - 1))] += data.draw(st.integers(-3, 3))
 
 
+def assert_observations_in_bounds(s: GameState) -> None:
+    """Every seat's observation lies within the observation space (a log entry's corruption left it)."""
+    game = sobek_env.load_game("sobek")
+    low, high = game.observation_bounds(s.num_players, **s.rules.overrides())
+    observer = game.observer(s.num_players, "memory")
+    for seat in range(s.num_players):
+        vector = observer.encode(s, seat)
+        assert (vector >= low).all() and (vector <= high).all(), f"seat {seat}'s observation leaves its bounds"
+
+
 def assert_plays_to_the_end(s: GameState, seed: int) -> None:
-    """An accepted state plays on to the end: the invariants hold at every step, and the state reloads
-    whenever a round starts and at the end."""
+    """An accepted state plays on to the end: the invariants hold at every step, the observations stay in
+    their bounds, and the state reloads whenever a round starts and at the end."""
     check(s)
+    assert_observations_in_bounds(s)
     rng, round_ = random.Random(seed), s.round
     while not s.is_over:
         s.apply(rng.choice(s.legal_actions()))
