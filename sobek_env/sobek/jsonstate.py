@@ -341,11 +341,12 @@ def _read_round_log(value: Any, s: GameState) -> list[dict]:
     if len(log) > scored:
         raise fail("round_log", f"lists {len(log)} round(s), but {scored} had been scored in round {s.round}"
                                 f"{' (game over)' if s.over else ' (a round is logged once scored)'}")
+    last = "the game's last" if s.over else f"the last one scored before round {s.round}"
     for i, entry in enumerate(log):
         expected = scored - len(log) + 1 + i
         if entry["round"] != expected:
             raise fail(f"round_log[{i}].round", f"must be {expected}: the log lists the rounds scored, in order, "
-                                                f"up to round {scored}, the last one scored by round {s.round}")
+                                                f"ending with round {scored}, {last}")
     return log
 
 
