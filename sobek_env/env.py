@@ -294,8 +294,12 @@ class raw_env(AECEnv):
 
     def last(self, observe: bool = True) -> tuple:
         agent = self.agent_selection  # AECEnv.last, without a call in between: it runs at every agent-step
-        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent], self.terminations[agent],
-                self.truncations[agent], self.infos[agent])
+        try:
+            return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
+                    self.terminations[agent], self.truncations[agent], self.infos[agent])
+        except KeyError:  # no agent left: never reset, or every agent took its dead step
+            raise RuntimeError("call reset() before last()" if self.game is None else
+                               "every agent is done (the game is over); call reset()") from None
 
     def state(self) -> np.ndarray:
         return self.table.game.state_vector(self.game)

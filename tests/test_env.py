@@ -369,6 +369,8 @@ def test_after_a_refused_first_reset_every_call_says_to_call_reset(game: str) ->
         if not isinstance(env, sobek_env.parallel.TurnParallelEnv):
             with pytest.raises(RuntimeError, match=r"call reset\(\) before observe\(\)"):
                 env.observe("player_0")
+            with pytest.raises(RuntimeError, match=r"call reset\(\) before last\(\)"):
+                env.last()
         env.reset(seed=1)  # and the environment still works
         assert env.agents == ["player_0", "player_1", "player_2"]
     single = SingleAgentEnv(RandomAgent(0), game=game)
@@ -398,6 +400,8 @@ def test_a_step_after_every_agent_is_done_warns_and_changes_nothing(game: str, c
         env.step(0)
         assert caplog.text.count("step() called after all agents are terminated") == 2
         assert env.unwrapped.game.to_json() == before and env.agents == []
+        with pytest.raises(RuntimeError, match=r"^every agent is done \(the game is over\); call reset\(\)"):
+            env.last()  # raised KeyError('player_2')
         env.reset(seed=4)
         assert env.agents == ["player_0", "player_1", "player_2"]
 
