@@ -28,6 +28,13 @@ one-element integer array, or a torch integer scalar, as policies return them.
 
 ``infos[agent]`` has the same keys at every step: ``score`` and ``winner`` (filled
 at the game's end), ``illegal`` (True for the offender of ``terminate``).
+
+``reset`` takes a seed that is None or a non-negative Python or numpy integer; a
+refused seed changes nothing. An unknown agent given to ``observe``,
+``action_space`` or ``observation_space`` raises UnknownAgentError (a KeyError
+and a ValueError) naming the agents. Once the game is over each agent takes its
+``step(None)`` (PettingZoo's dead steps); a step after all of them warns and does
+nothing, as PettingZoo's order-enforcing wrapper does.
 """
 
 from __future__ import annotations
@@ -41,8 +48,9 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import BaseWrapper
+from pettingzoo.utils.env_logger import EnvLogger
 
-from .errors import IllegalActionError
+from .errors import IllegalActionError, UnknownAgentError
 from .game import Game, Table
 from .registry import load_game
 
@@ -74,6 +82,21 @@ def as_action(action: Any, num_actions: int) -> int:
         if isinstance(value, int) and not isinstance(value, bool):
             return value
     raise IllegalActionError(f"an action must be an integer id from 0 to {num_actions - 1}, got {action!r}")
+
+
+def as_seed(seed: Any) -> int | None:
+    """A reset's seed: None, or a non-negative Python or numpy integer, as an int. Anything else (a bool, a
+    float, a negative number) raises ValueError."""
+    if seed is None or (type(seed) is int and seed >= 0):
+        return seed
+    if isinstance(seed, Integral) and not isinstance(seed, bool) and seed >= 0:
+        return int(seed)
+    raise ValueError(f"seed must be None or a non-negative integer (Python or numpy), got {seed!r}")
+
+
+def unknown_agent(agent: Any, agents: list[str]) -> UnknownAgentError:
+    """The error for an agent name the environment does not have."""
+    return UnknownAgentError(f"unknown agent {agent!r:.60}; the agents are {', '.join(agents)}")
 
 
 def ask(agent: Any, observation: dict, state: Any) -> Any:
@@ -122,9 +145,9 @@ class OrderEnforcing(BaseWrapper):
             raise RuntimeError(f"call reset() before {what}()")
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        self.env.reset(seed=seed, options=options)  # first: a refused reset leaves the wrapper as it was
         self.was_reset = True
         self.step, self.last, self.observe = self.env.step, self.env.last, self.env.observe
-        self.env.reset(seed=seed, options=options)
 
     def step(self, action: Any) -> None:
         self._check("step")
@@ -198,6 +221,9 @@ class raw_env(AECEnv):
         self._observer = game.observer(num_players, observation_mode)
         self._seeder: random.Random | None = None
         self.game = None
+        self.agents: list[str] = []  # until reset: no agent to step (step says to call reset())
+        self.agent_selection = None
+        self.terminations: dict[str, bool] = {}
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
@@ -205,21 +231,29 @@ class raw_env(AECEnv):
             space._env, space._agent = weakref.ref(self), agent
 
     def observation_space(self, agent: str) -> spaces.Space:
-        return self.observation_spaces[agent]
+        try:
+            return self.observation_spaces[agent]
+        except (KeyError, TypeError):
+            raise unknown_agent(agent, self.possible_agents) from None
 
     def action_space(self, agent: str) -> spaces.Space:
-        return self.action_spaces[agent]
+        try:
+            return self.action_spaces[agent]
+        except (KeyError, TypeError):
+            raise unknown_agent(agent, self.possible_agents) from None
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        """Deal a new game: ``seed`` is the game's seed; later unseeded resets follow from it."""
+        """Deal a new game: ``seed`` is the game's seed; later unseeded resets follow from it. A refused
+        seed (module docstring) changes nothing."""
+        seed = as_seed(seed)
         if seed is not None:
-            self._seeder = random.Random(seed)
+            seeder = random.Random(seed)
             game_seed = seed
         else:
-            if self._seeder is None:
-                self._seeder = random.Random()
-            game_seed = self._seeder.randrange(2**63)
+            seeder = self._seeder if self._seeder is not None else random.Random()
+            game_seed = seeder.randrange(2**63)
         self.game = self.table.game.new(self.num_players, seed=game_seed, **self.rules_options)
+        self._seeder = seeder
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -230,9 +264,16 @@ class raw_env(AECEnv):
 
     def mask(self, agent: str) -> np.ndarray:
         """``agent``'s action mask: its legal actions if it must act now, else none."""
+        seat = self._seat(agent)
         if self.game is None:
             return np.zeros(self._num_actions, dtype=np.int8)
-        return self._mask(self.agent_name_mapping[agent])
+        return self._mask(seat)
+
+    def _seat(self, agent: str) -> int:
+        try:
+            return self.agent_name_mapping[agent]
+        except (KeyError, TypeError):
+            raise unknown_agent(agent, self.possible_agents) from None
 
     def _mask(self, seat: int) -> np.ndarray:
         game = self.game
@@ -243,20 +284,36 @@ class raw_env(AECEnv):
         return np.frombuffer(mask, dtype=np.int8)
 
     def observe(self, agent: str) -> dict:
-        seat = self.agent_name_mapping[agent]
+        try:
+            seat = self.agent_name_mapping[agent]
+        except (KeyError, TypeError):
+            raise unknown_agent(agent, self.possible_agents) from None
+        if self.game is None:
+            raise RuntimeError("call reset() before observe()")
         return {"observation": self._observer.encode(self.game, seat).copy(), "action_mask": self._mask(seat)}
 
     def last(self, observe: bool = True) -> tuple:
         agent = self.agent_selection  # AECEnv.last, without a call in between: it runs at every agent-step
-        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent], self.terminations[agent],
-                self.truncations[agent], self.infos[agent])
+        try:
+            return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
+                    self.terminations[agent], self.truncations[agent], self.infos[agent])
+        except KeyError:  # no agent left: never reset, or every agent took its dead step
+            raise RuntimeError("call reset() before last()" if self.game is None else
+                               "every agent is done (the game is over); call reset()") from None
 
     def state(self) -> np.ndarray:
         return self.table.game.state_vector(self.game)
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
+        try:
+            dead = self.terminations[agent] or self.truncations[agent]
+        except KeyError:  # no agent left: never reset, or every agent took its dead step
+            if self.game is None:
+                raise RuntimeError("call reset() before step()") from None
+            EnvLogger.warn_step_after_terminated_truncated()  # PettingZoo's convention: a warning, no step
+            return
+        if dead:
             self._was_dead_step(action)
             return
         game = self.game

@@ -12,3 +12,11 @@ class StateFormatError(ValueError):
 
 class InvariantError(AssertionError):
     """A state broke one of its game's invariants (a bug in the engine)."""
+
+
+class UnknownAgentError(KeyError, ValueError):
+    """An agent name the environment does not have. A KeyError, as PettingZoo's own environments raise for
+    an unknown agent, and a ValueError like the other bad inputs; its message is printed as written."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""

@@ -16,6 +16,7 @@ environment. Once the game ends every agent is terminated and ``agents`` empties
 from __future__ import annotations
 
 import importlib
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -66,8 +67,11 @@ class TurnParallelEnv(ParallelEnv):
 
     def step(self, actions: dict[str, Any]) -> tuple[dict, dict, dict, dict, dict]:
         if not self.agents:
-            raise RuntimeError("the game is over; call reset()")
+            raise RuntimeError("call reset() before step()" if self.aec.game is None else
+                               "the game is over; call reset()")
         acting = self.aec.agent_selection
+        if not isinstance(actions, Mapping):
+            raise TypeError(f"step takes a dict of actions by agent ({acting} must act now), got {actions!r:.60}")
         if acting not in actions:
             raise KeyError(f"{acting} must act now; give its action in the dict (the others are ignored)")
         self.aec.step(actions[acting])

@@ -18,7 +18,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from .env import as_action, ask, raw_env
+from .env import as_action, as_seed, ask, raw_env
 from .game import Game, Table
 from .registry import load_game
 
@@ -121,7 +121,8 @@ class SingleAgentEnv(gym.Env):
         return self.aec.game
 
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
-        super().reset(seed=seed)
+        """A new game; ``seed`` is None or a non-negative Python or numpy integer (a refused one changes nothing)."""
+        super().reset(seed=as_seed(seed))
         game_seed = int(self.np_random.integers(2**63))
         if self._pool is not None:
             self.opponents = self._check_opponents(self._pool.sample(self.np_random, self.num_players - 1))

@@ -19,6 +19,7 @@ from pettingzoo.test import api_test, parallel_api_test
 import sobek_env
 from agents import RandomAgent
 from sobek_env import GAMES, IllegalActionError, SingleAgentEnv, load_game, registry
+from sobek_env.errors import UnknownAgentError
 
 TABLES = [(name, n) for name in GAMES for n in load_game(name).player_counts]
 
@@ -279,3 +280,145 @@ def test_a_seat_sees_no_difference_when_its_hidden_information_is_dealt_again(
             env.unwrapped.game = truth.resample(truth.current_player, random.Random(steps)) if steps % 2 else truth
         env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
     assert checked >= num_players
+
+
+# ---------------------------------------------------------------------- the environments' edges
+
+
+def _interfaces(game: str) -> list:
+    """The AEC environment (wrapped and raw) and the parallel one, each of 3 seats."""
+    return [sobek_env.env(game=game, num_players=3), sobek_env.raw_env(game=game, num_players=3),
+            sobek_env.parallel_env(game=game, num_players=3)]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_an_unknown_agent_is_named_with_the_agents(game: str) -> None:
+    """observe, action_space and observation_space raised a bare KeyError('nobody')."""
+    for env in _interfaces(game):
+        env.reset(seed=1)
+        calls = [env.action_space, env.observation_space]
+        if not isinstance(env, sobek_env.parallel.TurnParallelEnv):
+            calls.append(env.observe)
+        for call in calls:
+            for agent in ("nobody", "player_3", ["player_0"]):
+                with pytest.raises(UnknownAgentError) as caught:
+                    call(agent)
+                assert str(caught.value).startswith(f"unknown agent {agent!r}; the agents are player_0, player_1, "
+                                                    "player_2")
+                assert isinstance(caught.value, KeyError) and isinstance(caught.value, ValueError)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_numpy_integer_seeds_deal_the_game_of_the_same_int(game: str) -> None:
+    """reset(seed=np.int64(5)) was refused though numpy integers are accepted as actions."""
+    for seed in (np.int64(5), np.uint32(5), np.int8(5)):
+        for make in (lambda: sobek_env.env(game=game), lambda: sobek_env.parallel_env(game=game)):
+            env, twin = make(), make()
+            env.reset(seed=seed)
+            twin.reset(seed=5)
+            assert env.unwrapped.game == twin.unwrapped.game if hasattr(env, "unwrapped") else env.game == twin.game
+        single, twin = SingleAgentEnv(RandomAgent(0), game=game), SingleAgentEnv(RandomAgent(0), game=game)
+        assert np.array_equal(single.reset(seed=seed)[0], twin.reset(seed=5)[0]) and single.game == twin.game
+    info = load_game(game)
+    made = gymnasium.make(f"sobek_env/{game.capitalize()}-v{info.version}", opponents="random")
+    assert np.array_equal(made.reset(seed=np.int64(5))[0], made.reset(seed=5)[0])
+
+
+BAD_SEEDS = [-1, np.int64(-1), True, np.bool_(True), 1.0, np.float64(2), "3", [3]]
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("seed", BAD_SEEDS, ids=repr)
+def test_a_refused_seed_changes_nothing(game: str, seed: object) -> None:
+    """A refused reset leaves a running environment as it was and a fresh one asking for reset()."""
+    message = "^seed must be None or a non-negative integer"
+    for env in (*_interfaces(game), SingleAgentEnv(RandomAgent(0), game=game, num_players=3)):
+        env.reset(seed=4)
+        game_before = env.unwrapped.game if hasattr(env, "unwrapped") else env.game
+        before = game_before.to_json()
+        with pytest.raises(ValueError, match=message):
+            env.reset(seed=seed)
+        after = env.unwrapped.game if hasattr(env, "unwrapped") else env.game
+        assert after is game_before and after.to_json() == before
+    info = load_game(game)
+    made = gymnasium.make(f"sobek_env/{game.capitalize()}-v{info.version}", opponents="random")
+    with pytest.raises(ValueError, match=message):
+        made.reset(seed=seed)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_refused_seed_keeps_the_unseeded_resets_that_follow(game: str) -> None:
+    env, twin = sobek_env.env(game=game), sobek_env.env(game=game)
+    env.reset(seed=8)
+    twin.reset(seed=8)
+    with pytest.raises(ValueError):
+        env.reset(seed=-1)
+    env.reset()
+    twin.reset()
+    assert env.unwrapped.game == twin.unwrapped.game
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_after_a_refused_first_reset_every_call_says_to_call_reset(game: str) -> None:
+    """step raised AttributeError ('raw_env' object has no attribute 'agent_selection') after reset(seed=-1)."""
+    for env in _interfaces(game):
+        with pytest.raises(ValueError, match=r"^seed must be"):
+            env.reset(seed=-1)
+        with pytest.raises(RuntimeError, match=r"call reset\(\) before step\(\)"):
+            env.step({} if isinstance(env, sobek_env.parallel.TurnParallelEnv) else 0)
+        if not isinstance(env, sobek_env.parallel.TurnParallelEnv):
+            with pytest.raises(RuntimeError, match=r"call reset\(\) before observe\(\)"):
+                env.observe("player_0")
+            with pytest.raises(RuntimeError, match=r"call reset\(\) before last\(\)"):
+                env.last()
+        env.reset(seed=1)  # and the environment still works
+        assert env.agents == ["player_0", "player_1", "player_2"]
+    single = SingleAgentEnv(RandomAgent(0), game=game)
+    with pytest.raises(ValueError, match=r"^seed must be"):
+        single.reset(seed=-1)
+    with pytest.raises(RuntimeError, match=r"call reset\(\) before step\(\)"):
+        single.step(0)
+
+
+def _play_out(env, seed: int) -> None:
+    """Play ``env`` (an AEC environment) to the end of the game and through every dead step."""
+    env.reset(seed=seed)
+    for _ in env.agent_iter():
+        observation, _, done, truncated, _ = env.last()
+        env.step(None if done or truncated else _first_legal(observation))
+    assert env.agents == [] and env.unwrapped.game.is_over
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_step_after_every_agent_is_done_warns_and_changes_nothing(game: str, caplog) -> None:
+    """step(None) after the dead steps raised KeyError('player_2'); PettingZoo's convention is a warning."""
+    for env in (sobek_env.env(game=game, num_players=3), sobek_env.raw_env(game=game, num_players=3)):
+        _play_out(env, 3)
+        before = env.unwrapped.game.to_json()
+        caplog.clear()
+        env.step(None)
+        env.step(0)
+        assert caplog.text.count("step() called after all agents are terminated") == 2
+        assert env.unwrapped.game.to_json() == before and env.agents == []
+        with pytest.raises(RuntimeError, match=r"^every agent is done \(the game is over\); call reset\(\)"):
+            env.last()  # raised KeyError('player_2')
+        env.reset(seed=4)
+        assert env.agents == ["player_0", "player_1", "player_2"]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_parallel_and_single_agent_envs_refuse_steps_with_a_clear_message(game: str) -> None:
+    env = sobek_env.parallel_env(game=game, num_players=3)
+    env.reset(seed=2)
+    with pytest.raises(TypeError, match=r"^step takes a dict of actions by agent \(player_\d must act now\)"):
+        env.step(None)
+    while env.agents:
+        env.step({env.acting: env.game.legal_actions()[0]})
+    with pytest.raises(RuntimeError, match=r"the game is over; call reset\(\)"):
+        env.step({})
+    single = SingleAgentEnv(RandomAgent(0), game=game)
+    single.reset(seed=2)
+    while not single.game.is_over:
+        single.step(int(np.flatnonzero(single.action_masks())[0]))
+    with pytest.raises(RuntimeError, match=r"the episode is over; call reset\(\)"):
+        single.step(None)

@@ -217,6 +217,7 @@ def check_consistency(s: GameState) -> None:
     _check_memory(s)
     _check_end(s)
     _check_turn(s)
+    _check_statistics(s)
 
 
 def _read_palace(value: Any, s: GameState) -> None:
@@ -491,6 +492,22 @@ def _check_end(s: GameState) -> None:
     if s.eaten != eaten:
         raise strict.fail("eliminated", f"must be {eaten}: the players with the most amulets when they lead the "
                                         f"fewest by {s.rules.crocodile_margin} or more (rules §11.4)")
+
+
+def _check_statistics(s: GameState) -> None:
+    """The statistics within what the table shows: elements built within the palace, ceremonies won within
+    the last ceremony (play keeps both: it adds to the two sides together)."""
+    palace = (s.walls.bit_count() + s.gate.bit_count() + s.sphinxes + s.obelisks + s.pedestal + s.throne
+              + len(s.mosaics))
+    if sum(s.built_by) > palace:
+        p = next(p for p in range(s.num_players) if sum(s.built_by[:p + 1]) > palace)
+        raise strict.fail(f"players[{p}].built", f"the players built {sum(s.built_by)} elements in all, but the "
+                                                 f"palace holds {palace}")
+    for p in range(s.num_players):
+        if s.ceremonies_won[p] and s.last_places is None:
+            raise strict.fail(f"players[{p}].ceremonies_won", "a ceremony was won, so last_ceremony cannot be null")
+        if s.last_places is not None and s.last_places[p] == 1 and not s.ceremonies_won[p]:
+            raise strict.fail(f"players[{p}].ceremonies_won", "must be 1 or more: he won the last ceremony")
 
 
 def _check_turn(s: GameState) -> None:

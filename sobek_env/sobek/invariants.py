@@ -30,6 +30,7 @@ from .catalogue import (
     TOKENS_PER_ROUND,
     TWO_PLAYER_SET_ASIDE,
 )
+from .jsonstate import entry_fault, scored_rounds
 from .phases import BuildSet, CourtesanCard, HorizontalSet
 from .state import ROUND_END_PHASES, GameState
 
@@ -80,6 +81,20 @@ def _check_tokens(s: GameState) -> None:
         raise InvariantError(f"{s.extra_turns} Flood turns in a row")
 
 
+def _check_round_log(s: GameState) -> None:
+    """The log holds the last rounds scored, in order, and never the round in progress (its scoring would
+    log it twice)."""
+    scored = scored_rounds(s)
+    rounds = [entry["round"] for entry in s.round_log]
+    if rounds != list(range(scored - len(rounds) + 1, scored + 1)):
+        raise InvariantError(f"rounds {rounds} logged in round {s.round}{' (over)' if s.over else ''}: the log "
+                             f"must end with round {scored}, the last one scored, and list each once in order")
+    for entry in s.round_log:
+        fault = entry_fault(entry, s)
+        if fault is not None:
+            raise InvariantError(f"round {entry['round']}'s log: {fault[0]}: {fault[1]}")
+
+
 def check(s: GameState) -> None:
     """Raise InvariantError if ``s`` breaks an invariant of the rules or of the engine."""
     n = s.rules.num_players
@@ -91,8 +106,7 @@ def check(s: GameState) -> None:
     _check_tokens(s)
     if min(s.markers) < 0:  # rules §1.3
         raise InvariantError(f"negative score: {s.markers}")
-    if len(s.round_log) > s.round:
-        raise InvariantError(f"{len(s.round_log)} rounds logged in round {s.round}")
+    _check_round_log(s)
     if s.pending is not None:
         if s.over:
             raise InvariantError(f"a finished game has a pending {s.pending.name}")

@@ -26,7 +26,9 @@ discard after the current player); priest_characters: ``goods``; horizontal:
 ``memory`` lists, per viewer, what he remembers (rules §10): ``hands`` and
 ``piles`` (per seat, the cards he saw go in and not leave) and ``tokens``
 (whether he has looked through the round's face-down tokens). ``round_log``
-lists each scored round's public summary.
+lists the public summaries of the rounds scored, in order, up to the last one
+scored (all of them in a game played from its start; a hand-built position may
+keep only the last ones, or none); the round in progress is never logged.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from .catalogue import (
     AMULET,
     AMULET_SET,
     CURSE,
+    CURSE_WEIGHT,
     FLOOD,
     GOODS,
     KINDS,
@@ -311,15 +314,15 @@ def _read_memory(value: Any, s: GameState) -> None:
 
 
 def _read_round_log(value: Any, s: GameState) -> list[dict]:
+    """The summaries of the last rounds scored, in order, ending with the last one (a hand-built position
+    may keep fewer, or none). A round is logged when it is scored, so the round in progress never is: its
+    scoring would log it a second time."""
     n = s.rules.num_players
     log: list[dict] = []
     for i, entry in enumerate(D.array(value, "round_log", ROUNDS)):
         path = f"round_log[{i}]"
         entry = D.obj(entry, path, LOG_KEYS)
-        number = D.integer(D.get(entry, "round", path + "."), f"{path}.round", 1, s.round)
-        if log and number <= log[-1]["round"]:
-            raise fail(f"{path}.round", "rounds are logged once each, in order")
-        clean: dict[str, Any] = {"round": number}
+        clean: dict[str, Any] = {"round": D.integer(D.get(entry, "round", path + "."), f"{path}.round", 1, ROUNDS)}
         for key in ("points", "corruption", "curses", "most_corrupt", "penalty"):  # the order the engine writes
             default = [] if key == "most_corrupt" else [0] * n
             row = D.array(entry.get(key, default) if key == "curses" else D.get(entry, key, path + "."),
@@ -330,8 +333,40 @@ def _read_round_log(value: Any, s: GameState) -> list[dict]:
             raise fail(f"{path}.most_corrupt", "lists a seat twice")
         laid = D.array(entry.get("horizontal", [[]] * n), f"{path}.horizontal", n, n)
         clean["horizontal"] = [_counts(cards, f"{path}.horizontal[{p}]") for p, cards in enumerate(laid)]
+        fault = entry_fault(clean, s)
+        if fault is not None:
+            raise fail(f"{path}.{fault[0]}", fault[1])
         log.append(clean)
+    scored = scored_rounds(s)
+    if len(log) > scored:
+        raise fail("round_log", f"lists {len(log)} round(s), but {scored} had been scored in round {s.round}"
+                                f"{' (game over)' if s.over else ' (a round is logged once scored)'}")
+    last = "the game's last" if s.over else f"the last one scored before round {s.round}"
+    for i, entry in enumerate(log):
+        expected = scored - len(log) + 1 + i
+        if entry["round"] != expected:
+            raise fail(f"round_log[{i}].round", f"must be {expected}: the log lists the rounds scored, in order, "
+                                                f"ending with round {scored}, {last}")
     return log
+
+
+def scored_rounds(s: GameState) -> int:
+    """How many rounds have been scored: those before the round in progress, and the last one once over."""
+    return s.round - 1 + s.over
+
+
+def entry_fault(entry: dict, s: GameState) -> tuple[str, str] | None:
+    """What in a round-log entry cannot be (the field and the problem), or None: the observation reads the
+    last entry, and a corruption below 2 per Curse or beyond the cards of the game would leave its bounds."""
+    cards = sum(s.rules.catalogue)
+    for p, (value, curses) in enumerate(zip(entry["corruption"], entry["curses"])):
+        if not CURSE_WEIGHT * curses <= value <= CURSE_WEIGHT * curses + cards:  # rules §8.2
+            return (f"corruption[{p}]", f"{value} is not the cards of a pile (0 to {cards}) plus {CURSE_WEIGHT} "
+                                        f"for each of the {curses} Curse(s)")
+    for k, laid in enumerate(map(sum, zip(*entry["horizontal"]))):
+        if laid > s.rules.catalogue[k]:
+            return "horizontal", f"lists {laid} {KINDS[k]!r} card(s); the game has {s.rules.catalogue[k]}"
+    return None
 
 
 def _read_rng(value: Any, s: GameState) -> None:
@@ -382,4 +417,4 @@ def _check_playable(s: GameState) -> None:
         raise fail("pending", f"player {s.current_player} would have no legal action")
 
 
-__all__ = ["FORMAT", "dump", "from_document", "load", "to_document"]
+__all__ = ["FORMAT", "dump", "entry_fault", "from_document", "load", "scored_rounds", "to_document"]

@@ -674,6 +674,8 @@ class FirstPlayer(SobekPhase):
         s.pending = None
 
     def fault(self, s: GameState) -> Fault:
+        if s.round == 1:  # rules §2.6: chosen at the start of a later round, once a round has been scored
+            return "phase", "round 1's first player is drawn at random; the choice comes from round 2 on"
         if s.first_player != s.current_player:
             return "phase", "first_player must equal current_player while the first-player choice is pending"
         return None

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from sobek_env.kleopatra import GameState, StateFormatError
-from sobek_env.kleopatra.catalogue import KINDS, TILE_NAMES
+from sobek_env.kleopatra.catalogue import KINDS, TILE_NAMES, Rules
 from sobek_env.kleopatra.invariants import check
 from sobek_env.kleopatra.phases import PHASE_NAMES
 
@@ -147,6 +147,38 @@ def test_mutated_documents_load_soundly_or_name_the_field(s: GameState, data: st
     for _ in range(data.draw(st.integers(1, 3))):
         mutate(doc, data)
     loads_or_names_a_field(json.dumps(doc))
+
+
+def mutate_counter(doc: dict, rules: Rules, data: st.DataObject) -> None:
+    """One counter set to a value at or past what the game or the table allows: the turn, the elements a
+    player built, the ceremonies he won, or the last ceremony."""
+    key = data.draw(st.sampled_from(["turn", "built", "ceremonies_won", "last_ceremony"]))
+    n = doc["num_players"]
+    if key == "last_ceremony":
+        offers = data.draw(st.lists(st.integers(0, 3), min_size=n, max_size=n))
+        doc[key] = {"offers": offers, "places": [1 + sum(q > o for q in offers) for o in offers]}
+    elif key == "turn":
+        doc[key] = data.draw(st.sampled_from([1, doc.get("turn", 1) - 1, rules.max_turns, rules.max_turns + 1]))
+    else:
+        player = doc["players"][data.draw(st.integers(0, n - 1))]
+        player[key] = max(0, player.get(key, 0) + data.draw(st.integers(-2, 2)))
+
+
+@given(states, st.data())
+@examples(25)
+def test_documents_with_a_mutated_counter_load_and_play_to_the_end_or_name_the_field(s: GameState,
+                                                                                    data: st.DataObject) -> None:
+    """An accepted document plays to the end keeping every invariant, and reloads at the end."""
+    doc = json.loads(s.to_json())
+    for _ in range(data.draw(st.integers(1, 3))):
+        mutate_counter(doc, s.rules, data)
+    s = loads_or_names_a_field(json.dumps(doc))
+    rng = random.Random(0)
+    while s is not None and not s.is_over:
+        s.apply(rng.choice(s.legal_actions()))
+        check(s)
+    if s is not None:
+        assert GameState.from_json(s.to_json()) == s
 
 
 @given(st.binary(max_size=200) | st.text(max_size=200))

@@ -209,3 +209,27 @@ def test_equality_compares_documents() -> None:
     a = build({})
     b = build({})
     assert a == b and a != build({"seed": 1}) and (a == 3) is False
+
+
+@pytest.mark.parametrize(("change", "field"), [
+    (lambda d: d["players"][2].update(built=1), "players[2].built: the players built 1 elements in all"),
+    (lambda d: d["players"][1].update(ceremonies_won=2), "players[1].ceremonies_won: a ceremony was won"),
+    (lambda d: d.update(last_ceremony={"offers": [3, 0, 0], "places": [1, 2, 2]}), "players[0].ceremonies_won"),
+])
+def test_statistics_the_table_contradicts_are_refused(change, field: str) -> None:
+    """Elements built beyond the palace, ceremonies won with none held, a last ceremony's winner who won none:
+    each was accepted, and the game's statistics reported it."""
+    d = base()
+    load(d)
+    change(d)
+    refused(d, field)
+
+
+def test_statistics_within_the_table_are_accepted() -> None:
+    d = base(palace={"walls": [1, 2], "sphinxes": 1})
+    d["players"][0].update(built=2, ceremonies_won=3)
+    d["players"][2]["built"] = 1
+    d["last_ceremony"] = {"offers": [3, 3, 0], "places": [1, 1, 3]}
+    d["players"][1]["ceremonies_won"] = 1
+    s = load(d)
+    assert s.built_by == [2, 0, 1] and s.ceremonies_won == [3, 1, 0]

@@ -172,6 +172,86 @@ def test_mutated_documents_load_soundly_or_name_the_bad_field(state: GameState, 
         assert_sound_in_play(s, mutations)
 
 
+def mutate_round(doc: dict, data: st.DataObject) -> None:
+    """One change to what says how far the game is: the round, over, the round log and its entries, or a
+    first-player choice pending."""
+    how = data.draw(st.sampled_from(["round", "over", "drop", "duplicate", "swap", "entry", "first_player"]))
+    log = doc.setdefault("round_log", [])
+    if how == "round":
+        doc["round"] = data.draw(st.integers(1, 3))
+    elif how == "over":
+        doc["over"] = not doc.get("over", False)
+    elif how == "first_player":
+        doc["pending"] = {"phase": "first_player"}
+    elif log and how == "drop":
+        del log[data.draw(st.integers(0, len(log) - 1))]
+    elif log and how == "duplicate":
+        log.insert(len(log), copy.deepcopy(log[data.draw(st.integers(0, len(log) - 1))]))
+    elif len(log) > 1 and how == "swap":
+        log[0], log[-1] = log[-1], log[0]
+    elif log:
+        entry = log[data.draw(st.integers(0, len(log) - 1))]
+        key = data.draw(st.sampled_from(["round", "corruption", "curses"]))
+        if key == "round":
+            entry["round"] = data.draw(st.integers(1, 3))
+        else:
+            row = entry.setdefault(key, [0] * doc["num_players"])
+            row[data.draw(st.integers(0, len(row) - 1))] += data.draw(st.integers(-3, 3))
+
+
+def assert_observations_in_bounds(s: GameState) -> None:
+    """Every seat's observation lies within the observation space (a log entry's corruption left it)."""
+    game = sobek_env.load_game("sobek")
+    low, high = game.observation_bounds(s.num_players, **s.rules.overrides())
+    observer = game.observer(s.num_players, "memory")
+    for seat in range(s.num_players):
+        vector = observer.encode(s, seat)
+        assert (vector >= low).all() and (vector <= high).all(), f"seat {seat}'s observation leaves its bounds"
+
+
+def assert_plays_to_the_end(s: GameState, seed: int) -> None:
+    """An accepted state plays on to the end: the invariants hold at every step, the observations stay in
+    their bounds, and the state reloads whenever a round starts and at the end."""
+    check(s)
+    assert_observations_in_bounds(s)
+    rng, round_ = random.Random(seed), s.round
+    while not s.is_over:
+        s.apply(rng.choice(s.legal_actions()))
+        check(s)
+        if s.round != round_ or s.is_over:
+            round_ = s.round
+            assert GameState.from_json(s.to_json()) == s
+
+
+def played_into(n: int, seed: int, round_: int, steps: int, profile: str) -> GameState:
+    """A state ``steps`` actions into round ``round_`` of a game played with a stress-run policy (or over)."""
+    s = GameState.new(n, seed=seed)
+    rng, policy = random.Random(seed), Policy(WEIGHTS[profile])
+    while not s.is_over and (s.round < round_ or steps > 0):
+        steps -= s.round >= round_
+        legal = s.legal_actions()
+        s.apply(rng.choices(legal, policy.weights(s, legal))[0])
+    return s
+
+
+games_in_any_round = st.builds(played_into, st.integers(2, 4), st.integers(0, 2**32), st.integers(1, 3),
+                               st.integers(0, 60) | st.just(10_000), st.sampled_from(sorted(PROFILES)))
+
+
+@given(state=games_in_any_round, data=st.data(), mutations=st.integers(1, 3))
+@examples(100)
+def test_documents_with_a_mutated_round_or_log_load_and_play_to_the_end_or_name_the_field(
+        state: GameState, data: st.DataObject, mutations: int) -> None:
+    """A document whose round and round log disagree was accepted and failed a check a round later."""
+    doc = json.loads(state.to_json())
+    for _ in range(mutations):
+        mutate_round(doc, data)
+    s = load_or_name_the_field(json.dumps(doc))
+    event("accepted" if s is not None else "refused")
+    if s is not None:
+        assert_plays_to_the_end(s, mutations)
+
+
 @given(value=json_values)
 @examples(100)
 def test_random_json_is_refused_with_a_named_field(value: Any) -> None:

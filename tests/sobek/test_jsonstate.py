@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import copy
 import json
+import random
+from typing import Any
 
 import pytest
 
 from sobek_env import GameState, StateFormatError
+from sobek_env.errors import InvariantError
 from sobek_env.sobek.invariants import check
 
 from .scenario import act, build, complete
@@ -140,3 +143,96 @@ def test_a_priest_characters_decision_round_trips_and_continues_identically() ->
     for state in (s, copy_):
         act(state, "card:thief", "take:0")
     assert copy_ == s
+
+
+# ---------------------------------------------------------------------- the round log against the round
+
+
+def _played_to(round_: int, n: int = 3, seed: int = 0) -> GameState:
+    """A game played with random legal actions until ``round_`` starts."""
+    s, rng = GameState.new(n, seed=seed), random.Random(seed)
+    while s.round < round_ and not s.is_over:
+        s.apply(rng.choice(s.legal_actions()))
+    assert s.round == round_ and not s.is_over
+    return s
+
+
+def _log_entry(round_: int, n: int = 3, **changes: Any) -> dict:
+    return {"round": round_, "points": [0] * n, "corruption": [0] * n, "curses": [0] * n, "most_corrupt": [],
+            "penalty": [0] * n, "horizontal": [[]] * n, **changes}
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_regression_the_round_in_progress_cannot_be_logged(seed: int) -> None:
+    """A game in round 3 with its round set back to 2 was accepted: its log held round 2, which round 2's
+    scoring logged again, and a check failed a round later ("4 rounds logged in round 3")."""
+    doc = json.loads(_played_to(3, seed=seed).to_json())
+    doc["round"] = 2
+    assert _refused(doc).startswith("round_log: lists 2 round(s), but 1 had been scored in round 2")
+
+
+@pytest.mark.parametrize(("round_", "over", "logged", "field"), [
+    (1, False, [1], "round_log: lists 1"),            # nothing is scored in round 1
+    (2, False, [1, 2], "round_log: lists 2"),         # the round in progress
+    (3, False, [1], "round_log[0].round: must be 2"),  # the last round scored is missing
+    (3, False, [2, 1], "round_log[0].round: must be 1"),
+    (3, False, [1, 1], "round_log[1].round: must be 2"),
+    (3, True, [1, 2], "round_log[0].round: must be 2"),  # a finished game has scored its last round
+])
+def test_a_log_that_disagrees_with_the_round_is_refused(round_: int, over: bool, logged: list[int],
+                                                        field: str) -> None:
+    doc = _valid()
+    doc.update(round=round_, over=over, round_log=[_log_entry(r) for r in logged])
+    if over:
+        doc.update(pending=None, nile=[], out_of_round=doc["out_of_round"] + doc["nile"])
+    assert _refused(doc).startswith(field)
+
+
+@pytest.mark.parametrize(("round_", "over", "logged"), [
+    (1, False, []), (3, False, []), (3, False, [2]), (3, False, [1, 2]), (2, True, [1, 2]), (3, True, [3]),
+])
+def test_a_log_of_the_last_rounds_scored_is_accepted_and_plays_on(round_: int, over: bool,
+                                                                  logged: list[int]) -> None:
+    doc = _valid()
+    doc.update(round=round_, over=over, round_log=[_log_entry(r) for r in logged])
+    if over:
+        doc.update(pending=None, nile=[], out_of_round=doc["out_of_round"] + doc["nile"])
+    s = GameState.from_json(json.dumps(doc))
+    check(s)
+    if not over:
+        act(s, "take:0")  # the last card: the round is scored and logged after the others
+        check(s)
+        assert [entry["round"] for entry in s.round_log] == [*logged, round_]
+        assert GameState.from_json(s.to_json()) == s
+
+
+@pytest.mark.parametrize(("entry", "field"), [
+    ({"corruption": [0, 1, 0], "curses": [0, 1, 0]}, "round_log[0].corruption[1]: 1 is not"),  # below 2 a Curse
+    ({"corruption": [64, 0, 0]}, "round_log[0].corruption[0]: 64 is not"),                      # beyond the cards
+    ({"horizontal": [["ivory-scarab"] * 2, ["ivory-scarab"] * 2, []]}, "round_log[0].horizontal: lists 4"),
+])
+def test_a_log_entry_the_observation_cannot_hold_is_refused(entry: dict, field: str) -> None:
+    """The observation reads the last entry: a negative or huge corruption left the observation space (and
+    made the Python encoder raise "byte must be in range(0, 256)")."""
+    doc = _valid()
+    doc.update(round=2, round_log=[_log_entry(1, **entry)])
+    assert _refused(doc).startswith(field)
+
+
+def test_the_first_player_choice_is_refused_in_round_1() -> None:
+    doc = _valid()
+    doc["pending"] = {"phase": "first_player"}
+    assert _refused(doc).startswith("pending: round 1's first player is drawn")
+    doc["round"] = 2
+    GameState.from_json(json.dumps(doc))
+
+
+def test_the_invariants_catch_a_log_that_disagrees_with_the_round() -> None:
+    s = _played_to(3)
+    check(s)
+    s.round = 2
+    with pytest.raises(InvariantError, match=r"rounds \[1, 2\] logged in round 2"):
+        check(s)
+    s.round, s.round_log[-1]["corruption"][0] = 3, 200
+    with pytest.raises(InvariantError, match=r"round 2's log: corruption\[0\]"):
+        check(s)
