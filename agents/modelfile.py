@@ -25,6 +25,7 @@ import math
 import struct
 import warnings
 import zipfile
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -46,6 +47,10 @@ MAX_MEMBERS = 16  # more than a model has, so that a legacy sb3 zip is still rec
 MAX_META_BYTES = 64 * 1024
 MAX_META_DEPTH = 8
 MAX_TENSOR_BYTES = 256 * 1024 * 1024
+# the networks a model file may describe (train.py checks its --net against these before a run starts)
+MAX_LAYERS = 8
+MAX_WIDTH = 4096
+MAX_PARAMETERS = MAX_TENSOR_BYTES // 4  # float32: no description may build a network its file could not hold
 _END_RECORD = b"PK\x05\x06"
 _END_RECORD_SIZE = 22
 _MAX_COMMENT = 65535
@@ -230,10 +235,35 @@ def load_tensors(data: bytes, path: Path, name: str, kind: FileKind = PPO_FILE) 
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # torch warns about foreign pickle protocols before refusing them
             return torch.load(io.BytesIO(data), map_location="cpu", weights_only=True)
-    except Exception as exc:  # weights_only raises UnpicklingError for code, RuntimeError for a damaged file
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise ValueError(f"{str(path)!r} could not be loaded as {kind.named} (member {name!r} is not a "
-                         f"weights-only tensor file: {first}); {kind.hint}") from None
+    except Exception:  # weights_only raises UnpicklingError for code, RuntimeError for a damaged file
+        # torch's own message is not passed on: it advises loading the file with weights_only=False,
+        # which would run any code the file carries
+        raise ValueError(f"{str(path)!r} could not be loaded as {kind.named} (its member {name!r} is not a weights "
+                         f"file: it holds something other than tensors, or is damaged); {kind.hint}") from None
+
+
+def tensors_in(state: Any, prefix: str = "") -> Iterator[tuple[str, torch.Tensor]]:
+    """Every tensor in a loaded member (tensors in dicts and lists, as torch saves a state), with its name:
+    ``mlp_extractor.policy_net.0.weight``, or ``state.3.exp_avg`` in an optimizer's state."""
+    if isinstance(state, torch.Tensor):
+        yield prefix, state
+    elif isinstance(state, dict):
+        for key, value in state.items():
+            yield from tensors_in(value, f"{prefix}.{key}" if prefix else str(key))
+    elif isinstance(state, (list, tuple)):
+        for i, value in enumerate(state):
+            yield from tensors_in(value, f"{prefix}[{i}]")
+
+
+def check_finite(state: Any, path: str | Path, name: str, kind: FileKind = PPO_FILE) -> None:
+    """ValueError naming the first tensor of ``state`` (member ``name`` of ``path``) that holds a NaN or an
+    infinity: such a network gives NaN logits, so it would sample actions out of range or always take the
+    first legal one."""
+    for tensor_name, tensor in tensors_in(state):
+        if (tensor.is_floating_point() or tensor.is_complex()) and not bool(torch.isfinite(tensor).all()):
+            raise ValueError(f"{str(path)!r} could not be loaded as {kind.named}: its tensor {tensor_name!r} in "
+                             f"{name!r} holds NaN or infinite values, which no usable network has (its training "
+                             f"diverged, or the file was altered); {kind.hint}")
 
 
 def read_tensors(path: str | Path, with_optimizer: bool = False) -> tuple[dict[str, torch.Tensor], Any]:
@@ -250,6 +280,9 @@ def read_tensors(path: str | Path, with_optimizer: bool = False) -> tuple[dict[s
         raise _refuse(path, f"member {POLICY_MEMBER!r} is not a dict of named tensors")
     if optimizer is not None and not (isinstance(optimizer, dict) and set(optimizer) == {"state", "param_groups"}):
         raise _refuse(path, f"member {OPTIMIZER_MEMBER!r} is not an optimizer's state")
+    check_finite(policy, path, POLICY_MEMBER)
+    if optimizer is not None:  # a checkpoint's: resuming from it would train the weights into NaN at once
+        check_finite(optimizer, path, OPTIMIZER_MEMBER)
     return policy, optimizer
 
 
