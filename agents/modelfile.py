@@ -143,6 +143,18 @@ class Fields:
         return value
 
 
+def network_problem(hidden: list[int], parameters: int) -> str | None:
+    """What makes a network of the hidden layer sizes ``hidden`` and ``parameters`` parameters in all one that
+    a model file may not describe (None if nothing): train.py checks its --net with this before a run starts."""
+    shown = ",".join(map(str, hidden))
+    if not 1 <= len(hidden) <= MAX_LAYERS or not all(1 <= size <= MAX_WIDTH for size in hidden):
+        return f"must be 1 to {MAX_LAYERS} layers of 1 to {MAX_WIDTH:,} units each, got {shown}"
+    if parameters > MAX_PARAMETERS:
+        return (f"{shown} makes a network of {parameters:,} parameters here, more than the {MAX_PARAMETERS:,} a model "
+                "file may hold; give fewer or narrower layers")
+    return None
+
+
 def _refuse(path: Path, problem: str, kind: FileKind = PPO_FILE) -> ValueError:
     what = "a Sobek model file" if kind is PPO_FILE else f"{kind.named} file"
     return ValueError(f"{str(path)!r} is not {what} ({problem}); {kind.hint}")
