@@ -970,6 +970,8 @@ def learn(run: Run, config: dict, checkpoint: Checkpoint | None) -> MaskablePPO:
 
 def resume_hint(out: Path) -> str:
     """How to continue the run in ``out``, and from where."""
+    if not (out / "config.json").is_file():  # stopped before its model was built: nothing to resume
+        return "the run had not started (nothing was written); the same command starts it"
     done = Run(out).checkpoint_dirs()
     where = f"the checkpoint at {int(done[-1].name.removeprefix('step_')):,} steps" if done else "the start"
     return f"python train.py --out {out} --resume continues from {where}"

@@ -439,6 +439,21 @@ def test_a_new_run_that_cannot_start_leaves_nothing_that_refuses_the_same_comman
         run_train(*TINY, "--envs", "1", "--timesteps", "256", "--out", str(out))
 
 
+def test_a_run_stopped_before_it_started_says_that_the_same_command_starts_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture) -> None:
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    out = tmp_path / "run"
+    monkeypatch.setattr(train, "new_model", interrupted)
+    with pytest.raises(SystemExit) as exit_info:
+        run_train(*TINY, "--envs", "1", "--timesteps", "256", "--out", str(out))
+    assert exit_info.value.code == 130
+    assert capsys.readouterr().err.strip().endswith("the run had not started (nothing was written); "
+                                                   "the same command starts it")
+    assert not (out / "config.json").exists()
+
+
 def written_run(out: Path, **changes: object) -> Path:
     """A run directory whose config.json is a valid new run's (as train.py writes it), with ``changes``."""
     config = {**train.DEFAULTS, "players": 2, "timesteps": 2048, "seed": 3, "features": "advice",
