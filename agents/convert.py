@@ -36,7 +36,7 @@ from .modelfile import (
     META_MEMBER,
     MODEL_FORMAT,
     FileKind,
-    check_finite,
+    check_weights,
     open_zip,
     read_member,
     write_model,
@@ -85,7 +85,7 @@ def convert(old: Path, new: Path) -> PPOAgent:
         # not torch's message: for a member that is not tensors it advises loading with weights_only=False
         raise ValueError(f"{str(old)!r} could not be opened as a stable-baselines3 model ({type(exc).__name__}): "
                          "its members are damaged, or one is not a weights file") from None
-    check_finite(model.policy.state_dict(), old, "policy.pth", LEGACY_FILE)
+    check_weights(model.policy.state_dict(), old, "policy.pth", LEGACY_FILE)
     record = {"format": MODEL_FORMAT, "game": LEGACY_GAME, "num_players": meta.get("num_players"),
               "observation_mode": meta.get("observation_mode"), "reward_mode": meta.get("reward_mode"),
               "features": meta.get("features", "raw"),  # models before feature sets read the observation alone

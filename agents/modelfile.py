@@ -267,15 +267,21 @@ def tensors_in(state: Any, prefix: str = "") -> Iterator[tuple[str, torch.Tensor
             yield from tensors_in(value, f"{prefix}[{i}]")
 
 
-def check_finite(state: Any, path: str | Path, name: str, kind: FileKind = PPO_FILE) -> None:
-    """ValueError naming the first tensor of ``state`` (member ``name`` of ``path``) that holds a NaN or an
-    infinity: such a network gives NaN logits, so it would sample actions out of range or always take the
-    first legal one."""
+def check_weights(state: Any, path: str | Path, name: str, kind: FileKind = PPO_FILE) -> None:
+    """ValueError naming the first tensor of ``state`` (member ``name`` of ``path``) that is not a dense array
+    of finite numbers. A NaN or an infinity gives NaN logits, so the network would sample actions out of range
+    or always take the first legal one; a network's weights are never sparse or quantized."""
     for tensor_name, tensor in tensors_in(state):
+        where = f"its tensor {tensor_name!r} in {name!r}"
+        if tensor.layout != torch.strided or tensor.is_quantized or tensor.is_nested:
+            form = ("quantized" if tensor.is_quantized else "nested" if tensor.is_nested
+                    else str(tensor.layout).removeprefix("torch."))
+            raise ValueError(f"{str(path)!r} could not be loaded as {kind.named}: {where} is {form}, not a dense "
+                             f"array of numbers as a network's weights are; {kind.hint}")
         if (tensor.is_floating_point() or tensor.is_complex()) and not bool(torch.isfinite(tensor).all()):
-            raise ValueError(f"{str(path)!r} could not be loaded as {kind.named}: its tensor {tensor_name!r} in "
-                             f"{name!r} holds NaN or infinite values, which no usable network has (its training "
-                             f"diverged, or the file was altered); {kind.hint}")
+            raise ValueError(f"{str(path)!r} could not be loaded as {kind.named}: {where} holds NaN or infinite "
+                             "values, which no usable network has (its training diverged, or the file was "
+                             f"altered); {kind.hint}")
 
 
 def read_tensors(path: str | Path, with_optimizer: bool = False) -> tuple[dict[str, torch.Tensor], Any]:
@@ -292,9 +298,9 @@ def read_tensors(path: str | Path, with_optimizer: bool = False) -> tuple[dict[s
         raise _refuse(path, f"member {POLICY_MEMBER!r} is not a dict of named tensors")
     if optimizer is not None and not (isinstance(optimizer, dict) and set(optimizer) == {"state", "param_groups"}):
         raise _refuse(path, f"member {OPTIMIZER_MEMBER!r} is not an optimizer's state")
-    check_finite(policy, path, POLICY_MEMBER)
+    check_weights(policy, path, POLICY_MEMBER)
     if optimizer is not None:  # a checkpoint's: resuming from it would train the weights into NaN at once
-        check_finite(optimizer, path, OPTIMIZER_MEMBER)
+        check_weights(optimizer, path, OPTIMIZER_MEMBER)
     return policy, optimizer
 
 

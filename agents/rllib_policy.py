@@ -46,7 +46,7 @@ from .modelfile import (
     RLLIB_FORMAT,
     Fields,
     FileKind,
-    check_finite,
+    check_weights,
     load_tensors,
     open_zip,
     read_member,
@@ -229,7 +229,7 @@ def read_weights(path: str | Path) -> dict[str, torch.Tensor]:
                                                 for k, v in weights.items()):
         raise ValueError(f"{str(path)!r} is not an RLlib policy file (member {POLICY_MEMBER!r} is not a dict of "
                          f"named tensors); {RLLIB_FILE.hint}")
-    check_finite(weights, path, POLICY_MEMBER, RLLIB_FILE)
+    check_weights(weights, path, POLICY_MEMBER, RLLIB_FILE)
     return weights
 
 

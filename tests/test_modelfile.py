@@ -126,6 +126,17 @@ def test_a_model_with_non_finite_weights_is_refused_naming_the_tensor(tmp_path: 
         play_tournament([f"ppo:{path}", "random"], 2, workers=1)
 
 
+def test_a_model_whose_weights_are_sparse_or_quantized_is_refused_naming_the_tensor(tmp_path: Path) -> None:
+    name = "value_net.weight"
+    for form, change in (("sparse_coo", lambda t: t.to_sparse()), ("sparse_csr", lambda t: t.to_sparse_csr()),
+                         ("quantized", lambda t: torch.quantize_per_tensor(t, 0.1, 0, torch.qint8))):
+        def spoil(state: dict, change: object = change) -> None:
+            state[name] = change(state[name])
+
+        with pytest.raises(ValueError, match=rf"its tensor '{re.escape(name)}' in 'policy.pt' is {form}, not a dense"):
+            load_ppo(altered(tmp_path / f"{form}.zip", spoil))
+
+
 def test_a_checkpoint_whose_optimizer_state_is_not_finite_is_refused_naming_it(tmp_path: Path) -> None:
     checkpoint = tmp_path / "checkpoint.zip"
     policy = read_model(SHIPPED).policy
