@@ -124,7 +124,7 @@ class Bounds:
 MAX_STEPS = 10**12  # learner steps: centuries at the measured thousands of steps a second
 SEEDS = Bounds(int, 0, 2**32 - 1)  # numpy's legacy seeding (np.random.seed, which sb3 and RLlib call) takes 32 bits
 STEPS = Bounds(int, 1, MAX_STEPS)
-LEARNING_RATES = Bounds(float, 0, 1, above=True)  # Adam's step size: from 1 up the weights only diverge
+LEARNING_RATES = Bounds(float, 0, 1, above=True)  # Adam's step size: beyond 1 the weights can only diverge
 DISCOUNTS = Bounds(float, 0, 1, above=True)  # above 1 the returns grow without bound and training ends in NaN
 GAE_LAMBDAS = Bounds(float, 0, 1)
 CLIP_RANGES = Bounds(float, 0, 1, above=True)  # the policy ratio is clipped to [1 - clip, 1 + clip]

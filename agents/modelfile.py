@@ -272,16 +272,25 @@ def check_weights(state: Any, path: str | Path, name: str, kind: FileKind = PPO_
     of finite numbers. A NaN or an infinity gives NaN logits, so the network would sample actions out of range
     or always take the first legal one; a network's weights are never sparse or quantized."""
     for tensor_name, tensor in tensors_in(state):
-        where = f"its tensor {tensor_name!r} in {name!r}"
         if tensor.layout != torch.strided or tensor.is_quantized or tensor.is_nested:
             form = ("quantized" if tensor.is_quantized else "nested" if tensor.is_nested
                     else str(tensor.layout).removeprefix("torch."))
-            raise ValueError(f"{str(path)!r} could not be loaded as {kind.named}: {where} is {form}, not a dense "
-                             f"array of numbers as a network's weights are; {kind.hint}")
+            raise ValueError(f"{str(path)!r} could not be loaded as {kind.named}: its tensor {tensor_name!r} in "
+                             f"{name!r} is {form}, not a dense array of numbers as a network's weights are; "
+                             f"{kind.hint}")
+    bad = non_finite(state)
+    if bad is not None:
+        raise ValueError(f"{str(path)!r} could not be loaded as {kind.named}: its tensor {bad!r} in {name!r} holds NaN "
+                         "or infinite values, which no usable network has (its training diverged, or the file was "
+                         f"altered); {kind.hint}")
+
+
+def non_finite(state: Any) -> str | None:
+    """The name of the first tensor of ``state`` (dense ones) that holds a NaN or an infinity, or None."""
+    for name, tensor in tensors_in(state):
         if (tensor.is_floating_point() or tensor.is_complex()) and not bool(torch.isfinite(tensor).all()):
-            raise ValueError(f"{str(path)!r} could not be loaded as {kind.named}: {where} holds NaN or infinite "
-                             "values, which no usable network has (its training diverged, or the file was "
-                             f"altered); {kind.hint}")
+            return name
+    return None
 
 
 def read_tensors(path: str | Path, with_optimizer: bool = False) -> tuple[dict[str, torch.Tensor], Any]:

@@ -36,7 +36,9 @@ Ctrl-C or SIGTERM (what timeout, docker stop and schedulers send) stops the
 run with a checkpoint of the last rollout boundary, exit status 130 or 143. The
 environment workers end with the trainer however it ends, even by SIGKILL; a
 worker that dies stops the run with a checkpoint and one line naming it (exit
-status 1).
+status 1). A training that diverges (a weight no longer a finite number) stops
+at the next rollout boundary with one line, before those weights play or are saved.
+Every option's range is checked before anything is written.
 
 The run directory --out holds config.json (the full configuration, seeds and
 each start), tb/ (tensorboard --logdir DIR/tb), eval.csv, snapshots/,
@@ -109,7 +111,7 @@ from agents.arguments import (
 from agents.base import Agent
 from agents.features import Featurizer, default_features, feature_sets
 from agents.files import DirectoryLock, lock_for_command
-from agents.modelfile import network_problem, write_model
+from agents.modelfile import network_problem, non_finite, write_model
 from agents.pool import OpponentPool, parse_entry
 from agents.ppo import load_ppo, load_state, parameter_count, policy_spec, read_model, save_ppo
 from agents.registry import make
@@ -769,6 +771,10 @@ def critic_only(policy: MaskableActorCriticPolicy, only: bool) -> None:
             parameter.requires_grad_(not only)
 
 
+class Diverged(RunError):
+    """The training diverged: the policy's weights are no longer finite numbers."""
+
+
 def next_multiple(steps: int, every: int) -> int:
     """The first multiple of ``every`` after ``steps``."""
     return (steps // every + 1) * every
@@ -814,7 +820,9 @@ class Trainer(BaseCallback):
         return not self.interrupted
 
     def _on_rollout_start(self) -> None:
-        steps = self.rollout_start = self.model.num_timesteps
+        steps = self.model.num_timesteps
+        self.check_finite(steps)
+        self.rollout_start = steps
         critic_only(self.model.policy, steps < self.config["critic_warmup"])  # for the update after this rollout
         if self.interrupted:  # during the last update: stop at the first step, without evaluating
             return
@@ -840,6 +848,18 @@ class Trainer(BaseCallback):
         if self.next_checkpoint - self.config["checkpoint_every"] < steps:
             self.save_checkpoint()
         self.bar.close()
+
+    def check_finite(self, steps: int) -> None:
+        """Stop the run (:class:`Diverged`) if the last update left a NaN or an infinity in the policy: before it
+        plays (NaN logits draw illegal actions) or is saved (no model file may hold such weights)."""
+        bad = non_finite(self.model.policy.state_dict())
+        if bad is not None:
+            if self.bar is not None:
+                self.bar.close()
+            raise Diverged(f"the training diverged: after the update at {steps:,} steps the policy's tensor {bad!r} "
+                           "holds NaN or infinite values, so the run stops here (its checkpoints hold the weights from "
+                           f"before); resuming would diverge again: start a new run with a smaller --lr (this one's is "
+                           f"{self.config['lr']:g}) in another --out")
 
     def restore_signals(self) -> None:
         """Give Ctrl-C and SIGTERM back to the handlers from before the training."""

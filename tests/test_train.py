@@ -454,6 +454,29 @@ def test_a_run_stopped_before_it_started_says_that_the_same_command_starts_it(
     assert not (out / "config.json").exists()
 
 
+def test_a_training_that_diverges_stops_with_one_line_before_its_weights_play_or_are_saved(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture) -> None:
+    from sb3_contrib import MaskablePPO
+
+    update = MaskablePPO.train
+
+    def into_nan(self: MaskablePPO) -> None:  # as a too large --lr does, on some seeds
+        update(self)
+        with torch.no_grad():
+            self.policy.value_net.weight[0, 0] = float("nan")
+
+    monkeypatch.setattr(MaskablePPO, "train", into_nan)
+    out = tmp_path / "run"
+    with pytest.raises(SystemExit) as exit_info:
+        run_train(*TINY, "--envs", "1", "--timesteps", "2048", "--checkpoint-every", "256", "--out", str(out))
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert err.startswith("train.py: error: the training diverged: after the update at 256 steps the policy's tensor "
+                          "'value_net.weight' holds NaN or infinite values") and "smaller --lr" in err
+    assert not (out / "checkpoints").exists()  # none with those weights
+    assert [p.name for p in (out / "snapshots").iterdir()] == ["step_0000000000.zip"]
+
+
 def written_run(out: Path, **changes: object) -> Path:
     """A run directory whose config.json is a valid new run's (as train.py writes it), with ``changes``."""
     config = {**train.DEFAULTS, "players": 2, "timesteps": 2048, "seed": 3, "features": "advice",
