@@ -126,6 +126,7 @@ def test_a_model_with_non_finite_weights_is_refused_naming_the_tensor(tmp_path: 
         play_tournament([f"ppo:{path}", "random"], 2, workers=1)
 
 
+@pytest.mark.filterwarnings("ignore::UserWarning")  # torch's about sparse invariants and quantized tensors
 def test_a_model_whose_weights_are_sparse_or_quantized_is_refused_naming_the_tensor(tmp_path: Path) -> None:
     name = "value_net.weight"
     for form, change in (("sparse_coo", lambda t: t.to_sparse()), ("sparse_csr", lambda t: t.to_sparse_csr()),
