@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import argparse
 import math
+from dataclasses import dataclass
+from typing import Any
 
 from sobek_env.env import REWARD_MODES
 
@@ -82,6 +84,58 @@ def _number(text: str, kind: type) -> int | float:
     if kind is float and not math.isfinite(value):  # an integer is always finite
         raise argparse.ArgumentTypeError(f"must be finite, got {text}")
     return value
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """The numbers an option accepts: integers (``kind`` int) or finite numbers (float) from ``low`` (or, with
+    ``above``, above it) to ``high``. Called on an option's text it is an argparse type; :meth:`check` checks a
+    value read back from a run's config.json. One table of them serves both."""
+
+    kind: type
+    low: int | float
+    high: int | float
+    above: bool = False
+
+    def __str__(self) -> str:
+        noun = "an integer" if self.kind is int else "a number"
+        low, high = (f"{int(v):,}" if v == int(v) else f"{v:g}" for v in (self.low, self.high))
+        return f"{noun} above {low} and at most {high}" if self.above else f"{noun} from {low} to {high}"
+
+    def holds(self, value: int | float) -> bool:
+        return (self.low < value if self.above else self.low <= value) and value <= self.high
+
+    def check(self, value: Any) -> int | float:
+        """``value`` (from JSON) if it is such a number; ValueError saying what it must be otherwise."""
+        kinds = (int,) if self.kind is int else (int, float)
+        if isinstance(value, bool) or not isinstance(value, kinds) or not math.isfinite(value) or not self.holds(value):
+            raise ValueError(f"must be {self}, got {value!r}")
+        return value
+
+    def __call__(self, text: str) -> int | float:
+        value = _number(text, self.kind)
+        if not self.holds(value):
+            raise argparse.ArgumentTypeError(f"must be {self}, got {text}")
+        return value
+
+
+# the ranges of the options both backends share. Upper bounds are where a value stops making sense (or would
+# exhaust the machine) rather than hard limits of the code: a run is refused at once instead of failing later
+MAX_STEPS = 10**12  # learner steps: centuries at the measured thousands of steps a second
+SEEDS = Bounds(int, 0, 2**32 - 1)  # numpy's legacy seeding (np.random.seed, which sb3 and RLlib call) takes 32 bits
+STEPS = Bounds(int, 1, MAX_STEPS)
+LEARNING_RATES = Bounds(float, 0, 1, above=True)  # Adam's step size: beyond 1 the weights can only diverge
+DISCOUNTS = Bounds(float, 0, 1, above=True)  # above 1 the returns grow without bound and training ends in NaN
+GAE_LAMBDAS = Bounds(float, 0, 1)
+CLIP_RANGES = Bounds(float, 0, 1, above=True)  # the policy ratio is clipped to [1 - clip, 1 + clip]
+ENTROPY_COEFFICIENTS = Bounds(float, 0, 1)  # the rewards are margins over the score scale: a bonus above 1 swamps them
+EPOCHS = Bounds(int, 1, 1000)
+MAX_ROLLOUT = 2**20  # steps in one rollout or batch: of observations ~1,000 numbers each, 4 GB
+BATCHES = Bounds(int, 2, MAX_ROLLOUT)  # advantages are normalised over a minibatch: one step gives 0/0
+EVAL_GAMES = Bounds(int, 1, 10**6)
+MAX_WEIGHT = 10**6  # opponents' weights are relative: a million to one already leaves one out
+WEIGHTS = Bounds(float, 0, MAX_WEIGHT)
+ENVS = Bounds(int, 1, 256)  # environments in parallel (each sb3 worker holds torch, ~300 MB)
 
 
 def layer_sizes(text: str) -> list[int]:

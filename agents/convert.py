@@ -35,6 +35,8 @@ from .modelfile import (
     MAX_META_DEPTH,
     META_MEMBER,
     MODEL_FORMAT,
+    FileKind,
+    check_weights,
     open_zip,
     read_member,
     write_model,
@@ -45,6 +47,7 @@ from .registry import make
 LEGACY_GAME = "sobek"  # every model of the old format is a Sobek model (there was no other game)
 
 TRUST_FLAG = "--i-trust-this-file"
+LEGACY_FILE = FileKind("old-format model", "it cannot play, so there is nothing to convert", "an")
 
 
 class ConvertParser(argparse.ArgumentParser):
@@ -76,7 +79,13 @@ def convert(old: Path, new: Path) -> PPOAgent:
     from sb3_contrib import MaskablePPO
 
     meta = legacy_meta(old)
-    model = MaskablePPO.load(old, device="cpu")  # the one place that unpickles a model file: see the docstring
+    try:
+        model = MaskablePPO.load(old, device="cpu")  # the one place that unpickles a model file: see the docstring
+    except Exception as exc:  # whatever the file's members make sb3 or torch raise
+        # not torch's message: for a member that is not tensors it advises loading with weights_only=False
+        raise ValueError(f"{str(old)!r} could not be opened as a stable-baselines3 model ({type(exc).__name__}): "
+                         "its members are damaged, or one is not a weights file") from None
+    check_weights(model.policy.state_dict(), old, "policy.pth", LEGACY_FILE)
     record = {"format": MODEL_FORMAT, "game": LEGACY_GAME, "num_players": meta.get("num_players"),
               "observation_mode": meta.get("observation_mode"), "reward_mode": meta.get("reward_mode"),
               "features": meta.get("features", "raw"),  # models before feature sets read the observation alone

@@ -25,6 +25,7 @@ import math
 import struct
 import warnings
 import zipfile
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -46,6 +47,10 @@ MAX_MEMBERS = 16  # more than a model has, so that a legacy sb3 zip is still rec
 MAX_META_BYTES = 64 * 1024
 MAX_META_DEPTH = 8
 MAX_TENSOR_BYTES = 256 * 1024 * 1024
+# the networks a model file may describe (train.py checks its --net against these before a run starts)
+MAX_LAYERS = 8
+MAX_WIDTH = 4096
+MAX_PARAMETERS = MAX_TENSOR_BYTES // 4  # float32: no description may build a network its file could not hold
 _END_RECORD = b"PK\x05\x06"
 _END_RECORD_SIZE = 22
 _MAX_COMMENT = 65535
@@ -136,6 +141,18 @@ class Fields:
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
             raise self.fail(field, f"must be a finite number, got {value!r}")
         return value
+
+
+def network_problem(hidden: list[int], parameters: int) -> str | None:
+    """What makes a network of the hidden layer sizes ``hidden`` and ``parameters`` parameters in all one that
+    a model file may not describe (None if nothing): train.py checks its --net with this before a run starts."""
+    shown = ",".join(map(str, hidden))
+    if not 1 <= len(hidden) <= MAX_LAYERS or not all(1 <= size <= MAX_WIDTH for size in hidden):
+        return f"must be 1 to {MAX_LAYERS} layers of 1 to {MAX_WIDTH:,} units each, got {shown}"
+    if parameters > MAX_PARAMETERS:
+        return (f"{shown} makes a network of {parameters:,} parameters here, more than the {MAX_PARAMETERS:,} a model "
+                "file may hold; give fewer or narrower layers")
+    return None
 
 
 def _refuse(path: Path, problem: str, kind: FileKind = PPO_FILE) -> ValueError:
@@ -230,10 +247,50 @@ def load_tensors(data: bytes, path: Path, name: str, kind: FileKind = PPO_FILE) 
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # torch warns about foreign pickle protocols before refusing them
             return torch.load(io.BytesIO(data), map_location="cpu", weights_only=True)
-    except Exception as exc:  # weights_only raises UnpicklingError for code, RuntimeError for a damaged file
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise ValueError(f"{str(path)!r} could not be loaded as {kind.named} (member {name!r} is not a "
-                         f"weights-only tensor file: {first}); {kind.hint}") from None
+    except Exception:  # weights_only raises UnpicklingError for code, RuntimeError for a damaged file
+        # torch's own message is not passed on: it advises loading the file with weights_only=False,
+        # which would run any code the file carries
+        raise ValueError(f"{str(path)!r} could not be loaded as {kind.named} (its member {name!r} is not a weights "
+                         f"file: it holds something other than tensors, or is damaged); {kind.hint}") from None
+
+
+def tensors_in(state: Any, prefix: str = "") -> Iterator[tuple[str, torch.Tensor]]:
+    """Every tensor in a loaded member (tensors in dicts and lists, as torch saves a state), with its name:
+    ``mlp_extractor.policy_net.0.weight``, or ``state.3.exp_avg`` in an optimizer's state."""
+    if isinstance(state, torch.Tensor):
+        yield prefix, state
+    elif isinstance(state, dict):
+        for key, value in state.items():
+            yield from tensors_in(value, f"{prefix}.{key}" if prefix else str(key))
+    elif isinstance(state, (list, tuple)):
+        for i, value in enumerate(state):
+            yield from tensors_in(value, f"{prefix}[{i}]")
+
+
+def check_weights(state: Any, path: str | Path, name: str, kind: FileKind = PPO_FILE) -> None:
+    """ValueError naming the first tensor of ``state`` (member ``name`` of ``path``) that is not a dense array
+    of finite numbers. A NaN or an infinity gives NaN logits, so the network would sample actions out of range
+    or always take the first legal one; a network's weights are never sparse or quantized."""
+    for tensor_name, tensor in tensors_in(state):
+        if tensor.layout != torch.strided or tensor.is_quantized or tensor.is_nested:
+            form = ("quantized" if tensor.is_quantized else "nested" if tensor.is_nested
+                    else str(tensor.layout).removeprefix("torch."))
+            raise ValueError(f"{str(path)!r} could not be loaded as {kind.named}: its tensor {tensor_name!r} in "
+                             f"{name!r} is {form}, not a dense array of numbers as a network's weights are; "
+                             f"{kind.hint}")
+    bad = non_finite(state)
+    if bad is not None:
+        raise ValueError(f"{str(path)!r} could not be loaded as {kind.named}: its tensor {bad!r} in {name!r} holds NaN "
+                         "or infinite values, which no usable network has (its training diverged, or the file was "
+                         f"altered); {kind.hint}")
+
+
+def non_finite(state: Any) -> str | None:
+    """The name of the first tensor of ``state`` (dense ones) that holds a NaN or an infinity, or None."""
+    for name, tensor in tensors_in(state):
+        if (tensor.is_floating_point() or tensor.is_complex()) and not bool(torch.isfinite(tensor).all()):
+            return name
+    return None
 
 
 def read_tensors(path: str | Path, with_optimizer: bool = False) -> tuple[dict[str, torch.Tensor], Any]:
@@ -250,6 +307,9 @@ def read_tensors(path: str | Path, with_optimizer: bool = False) -> tuple[dict[s
         raise _refuse(path, f"member {POLICY_MEMBER!r} is not a dict of named tensors")
     if optimizer is not None and not (isinstance(optimizer, dict) and set(optimizer) == {"state", "param_groups"}):
         raise _refuse(path, f"member {OPTIMIZER_MEMBER!r} is not an optimizer's state")
+    check_weights(policy, path, POLICY_MEMBER)
+    if optimizer is not None:  # a checkpoint's: resuming from it would train the weights into NaN at once
+        check_weights(optimizer, path, OPTIMIZER_MEMBER)
     return policy, optimizer
 
 

@@ -15,6 +15,7 @@ import numpy as np
 from sobek_env.game import Game
 from sobek_env.registry import load_game
 
+from .arguments import MAX_WEIGHT
 from .base import Agent
 from .ppo import PPOAgent, load_ppo
 from .registry import make
@@ -23,7 +24,8 @@ WEIGHT_SEPARATOR = "@"
 
 
 def parse_entry(text: str) -> tuple[str, float]:
-    """``SPEC[@WEIGHT]`` as (spec, weight); the weight defaults to 1 and must be positive."""
+    """``SPEC[@WEIGHT]`` as (spec, weight); the weight defaults to 1 and must be positive (at most
+    :data:`agents.arguments.MAX_WEIGHT`: weights are relative)."""
     spec, separator, weight = text.rpartition(WEIGHT_SEPARATOR)
     if not separator:
         return text, 1.0
@@ -32,8 +34,9 @@ def parse_entry(text: str) -> tuple[str, float]:
     except ValueError:
         raise ValueError(f"opponent {text!r}: the weight after {WEIGHT_SEPARATOR!r} must be a number, "
                          f"e.g. heuristic:tolerance=0.2{WEIGHT_SEPARATOR}2") from None
-    if not spec or not np.isfinite(value) or value <= 0:
-        raise ValueError(f"opponent {text!r} needs a spec and a positive weight, e.g. random{WEIGHT_SEPARATOR}0.5")
+    if not spec or not 0 < value <= MAX_WEIGHT:  # (a NaN is refused too)
+        raise ValueError(f"opponent {text!r} needs a spec and a positive weight of at most {MAX_WEIGHT:,}, "
+                         f"e.g. random{WEIGHT_SEPARATOR}0.5")
     return spec, value
 
 

@@ -29,7 +29,9 @@ from sobek_env.registry import GAMES, load_game
 from .base import PolicyAgent
 from .features import Featurizer, feature_sets, feature_size
 from .modelfile import (
-    MAX_TENSOR_BYTES,
+    MAX_LAYERS,
+    MAX_PARAMETERS,
+    MAX_WIDTH,
     META_MEMBER,
     MODEL_FORMAT,
     Fields,
@@ -155,9 +157,6 @@ POLICIES: dict[str, type[MaskableActorCriticPolicy]] = {
 ACTIVATIONS: dict[str, type[nn.Module]] = {"ReLU": nn.ReLU, "Tanh": nn.Tanh}
 EXTRACTORS: dict[str, tuple[type[BaseFeaturesExtractor], tuple[str, ...]]] = {
     "Log1pFeatures": (Log1pFeatures, ("squashed",))}  # class, keyword arguments
-MAX_LAYERS = 8
-MAX_WIDTH = 4096
-MAX_PARAMETERS = MAX_TENSOR_BYTES // 4  # float32: no description may build a network its file could not hold
 ADAM_KWARGS = {"eps": 1e-5}  # what sb3's policies give Adam; a checkpoint's optimizer state assumes it
 
 

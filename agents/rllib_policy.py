@@ -34,15 +34,19 @@ from .base import PolicyAgent
 from .files import parse_json
 from .modelfile import (
     LEGACY_FORMATS,
+    MAX_LAYERS,
     MAX_META_BYTES,
     MAX_META_DEPTH,
+    MAX_PARAMETERS,
     MAX_TENSOR_BYTES,
+    MAX_WIDTH,
     META_MEMBER,
     MODEL_FORMAT,
     POLICY_MEMBER,
     RLLIB_FORMAT,
     Fields,
     FileKind,
+    check_weights,
     load_tensors,
     open_zip,
     read_member,
@@ -51,9 +55,6 @@ from .modelfile import (
 
 RLLIB_FILE = FileKind("RLlib policy", "give the policy.zip that train.py --backend rllib saved", "an")
 ACTIVATIONS: dict[str, type[nn.Module]] = {"ReLU": nn.ReLU, "Tanh": nn.Tanh}
-MAX_LAYERS = 8
-MAX_WIDTH = 4096
-MAX_PARAMETERS = MAX_TENSOR_BYTES // 4  # float32: no description may build a network its file could not hold
 MASKED = torch.finfo(torch.float32).min  # the logit added to an illegal action (log 0, kept finite)
 
 META_FIELDS = ("format", "game", "num_players", "observation_mode", "reward", "timesteps", "observation_size",
@@ -228,6 +229,7 @@ def read_weights(path: str | Path) -> dict[str, torch.Tensor]:
                                                 for k, v in weights.items()):
         raise ValueError(f"{str(path)!r} is not an RLlib policy file (member {POLICY_MEMBER!r} is not a dict of "
                          f"named tensors); {RLLIB_FILE.hint}")
+    check_weights(weights, path, POLICY_MEMBER, RLLIB_FILE)
     return weights
 
 

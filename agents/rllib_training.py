@@ -43,15 +43,24 @@ import numpy as np
 from sobek_env.registry import GAMES, load_game
 
 from .arguments import (
+    BATCHES,
+    CLIP_RANGES,
+    DISCOUNTS,
+    ENTROPY_COEFFICIENTS,
+    ENVS,
+    EPOCHS,
     EVAL_BASELINES,
+    EVAL_GAMES,
     EVAL_SEED,
+    GAE_LAMBDAS,
+    LEARNING_RATES,
     REWARDS,
     ROUND_MARGIN,
+    SEEDS,
+    STEPS,
+    Bounds,
     TrainingParser,
     layer_sizes,
-    non_negative_float,
-    non_negative_int,
-    positive_float,
     positive_int,
 )
 from .files import DirectoryLock, lock_for_command, write_atomic
@@ -66,6 +75,12 @@ DEFAULTS = {
     "ent_coef": 0.01, "batch_size": 4000, "minibatch_size": 500, "epochs": 4, "env_runners": 0, "envs": 8,
     "address": None, "cpus": os.cpu_count() or 1,
 }
+SNAPSHOTS = Bounds(int, 1, 100)  # each a module the learner and every sampler hold
+CPUS = Bounds(int, 1, 4096)
+ENV_RUNNERS = Bounds(int, 0, 4096)  # one CPU each
+NO_RESUME = ("--resume: the RLlib backend cannot resume a run: it writes no RLlib checkpoints (they are pickles, "
+             "which run code when loaded), only the policies it evaluates; start a new run in another --out, or "
+             "train with --backend sb3, which resumes")
 
 
 def build_parser() -> TrainingParser:
@@ -75,12 +90,13 @@ def build_parser() -> TrainingParser:
     d = DEFAULTS
     run = parser.add_argument_group("run")
     run.add_argument("--game", choices=GAMES, default=d["game"], help=f"the game (default {d['game']})")
-    run.add_argument("--players", type=positive_int, required=True,
+    run.add_argument("--players", type=positive_int,
                      help="players per game (Sobek 2-4, Kleopatra 2-5)")
-    run.add_argument("--timesteps", type=positive_int, default=d["timesteps"], metavar="N",
+    run.add_argument("--timesteps", type=STEPS, default=d["timesteps"], metavar="N",
                      help=f"environment steps in all, every seat's (default {d['timesteps']:,})")
     run.add_argument("--out", type=Path, required=True, metavar="DIR", help="run directory (a new one)")
-    run.add_argument("--seed", type=non_negative_int, metavar="N", help="seed of everything (default: drawn, "
+    run.add_argument("--resume", action="store_true", help="not available with this backend: a run cannot be resumed")
+    run.add_argument("--seed", type=SEEDS, metavar="N", help="seed of everything (default: drawn, "
                                                                          "then recorded)")
     run.add_argument("--mode", choices=MODES, default=d["mode"], help=f"observation mode (default {d['mode']})")
     run.add_argument("--reward", choices=REWARDS, default=d["reward"],
@@ -90,40 +106,40 @@ def build_parser() -> TrainingParser:
     play.add_argument("--self-play", choices=SELF_PLAY, default=d["self_play"],
                       help="shared: one policy plays every seat; league: main against frozen snapshots of itself "
                            f"(default {d['self_play']})")
-    play.add_argument("--snapshots", type=positive_int,
+    play.add_argument("--snapshots", type=SNAPSHOTS,
                       help=f"with --self-play league: the snapshots in the league (default {d['snapshots']})")
-    play.add_argument("--snapshot-every", type=positive_int, metavar="N",
+    play.add_argument("--snapshot-every", type=STEPS, metavar="N",
                       help=f"with --self-play league: steps between snapshots (default {d['snapshot_every']:,})")
     schedule = parser.add_argument_group("evaluation")
-    schedule.add_argument("--eval-every", type=positive_int, default=d["eval_every"], metavar="N",
+    schedule.add_argument("--eval-every", type=STEPS, default=d["eval_every"], metavar="N",
                           help=f"steps between evaluations (default {d['eval_every']:,})")
-    schedule.add_argument("--eval-games", type=positive_int, default=d["eval_games"], metavar="N",
+    schedule.add_argument("--eval-games", type=EVAL_GAMES, default=d["eval_games"], metavar="N",
                           help=f"games per baseline at each evaluation, a multiple of --players "
                                f"(default {d['eval_games']})")
     ppo = parser.add_argument_group("PPO")
     ppo.add_argument("--net", type=layer_sizes, default=d["net"],
                      help=f"hidden layers of the policy and value networks (default {','.join(map(str, d['net']))})")
-    ppo.add_argument("--lr", type=positive_float, default=d["lr"], help=f"learning rate (default {d['lr']})")
-    ppo.add_argument("--gamma", type=positive_float, default=d["gamma"], help=f"discount (default {d['gamma']})")
-    ppo.add_argument("--gae-lambda", type=positive_float, default=d["gae_lambda"],
+    ppo.add_argument("--lr", type=LEARNING_RATES, default=d["lr"], help=f"learning rate (default {d['lr']})")
+    ppo.add_argument("--gamma", type=DISCOUNTS, default=d["gamma"], help=f"discount (default {d['gamma']})")
+    ppo.add_argument("--gae-lambda", type=GAE_LAMBDAS, default=d["gae_lambda"],
                      help=f"GAE lambda (default {d['gae_lambda']})")
-    ppo.add_argument("--clip", type=positive_float, default=d["clip"], help=f"clip range (default {d['clip']})")
-    ppo.add_argument("--ent-coef", type=non_negative_float, default=d["ent_coef"],
+    ppo.add_argument("--clip", type=CLIP_RANGES, default=d["clip"], help=f"clip range (default {d['clip']})")
+    ppo.add_argument("--ent-coef", type=ENTROPY_COEFFICIENTS, default=d["ent_coef"],
                      help=f"entropy bonus (default {d['ent_coef']})")
-    ppo.add_argument("--batch-size", type=positive_int, default=d["batch_size"],
+    ppo.add_argument("--batch-size", type=BATCHES, default=d["batch_size"],
                      help=f"steps per training iteration (default {d['batch_size']})")
-    ppo.add_argument("--minibatch-size", type=positive_int, default=d["minibatch_size"],
+    ppo.add_argument("--minibatch-size", type=BATCHES, default=d["minibatch_size"],
                      help=f"minibatch size (default {d['minibatch_size']})")
-    ppo.add_argument("--epochs", type=positive_int, default=d["epochs"], help=f"passes over each batch "
+    ppo.add_argument("--epochs", type=EPOCHS, default=d["epochs"], help=f"passes over each batch "
                                                                              f"(default {d['epochs']})")
     ray = parser.add_argument_group("Ray")
     ray.add_argument("--address", metavar="ADDR", help="the Ray cluster's address (HOST:PORT as ray start --head "
                                                       "prints it, or auto); default: a local Ray")
-    ray.add_argument("--cpus", type=positive_int,
+    ray.add_argument("--cpus", type=CPUS,
                      help=f"CPUs of the local Ray (default: the number of cores, {d['cpus']})")
-    ray.add_argument("--env-runners", type=non_negative_int, default=d["env_runners"],
+    ray.add_argument("--env-runners", type=ENV_RUNNERS, default=d["env_runners"],
                      help=f"Ray actors sampling games (0: this process; default {d['env_runners']})")
-    ray.add_argument("--envs", type=positive_int, default=d["envs"],
+    ray.add_argument("--envs", type=ENVS, default=d["envs"],
                      help=f"games each sampler steps at once (default {d['envs']})")
     return parser
 
@@ -133,10 +149,14 @@ def configure(argv: Sequence[str] | None) -> tuple[dict, Path, DirectoryLock]:
     configuration, a directory that already holds a run or is in use."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.resume:
+        parser.error(NO_RESUME)
     out: Path = args.out
-    config = {key: value for key, value in vars(args).items() if key != "out"}
+    config = {key: value for key, value in vars(args).items() if key not in ("out", "resume")}
     config["eval_seed"] = DEFAULTS["eval_seed"]
     game = load_game(config["game"])
+    if config["players"] is None:
+        parser.error(f"--players is required ({game.min_players} to {game.max_players} for {game.title})")
     if config["players"] not in game.player_counts:
         parser.error(f"argument --players: {game.title} is for {game.min_players} to {game.max_players} players, "
                      f"got {config['players']}")
@@ -145,6 +165,9 @@ def configure(argv: Sequence[str] | None) -> tuple[dict, Path, DirectoryLock]:
                      "(seats rotate so the learner sits in every seat equally)")
     if config["minibatch_size"] > config["batch_size"]:
         parser.error(f"--minibatch-size {config['minibatch_size']} exceeds --batch-size {config['batch_size']}")
+    problem = network_problem(config)
+    if problem:
+        parser.error(f"argument --net: {problem}")
     if config["address"] is not None and config["cpus"] is not None:
         parser.error("--cpus sizes a local Ray; a cluster given by --address has its own")
     if config["self_play"] == "shared" and (config["snapshots"] or config["snapshot_every"]):
@@ -165,6 +188,16 @@ def configure(argv: Sequence[str] | None) -> tuple[dict, Path, DirectoryLock]:
         parser.error(f"{str(out)!r} already holds a run; choose another --out (RLlib runs cannot be resumed)")
     lock = lock_for_command(parser, out, "the run")
     return config, out, lock
+
+
+def network_problem(config: dict) -> str | None:
+    """What makes the run's --net a network its policy file could not hold (agents.modelfile's limits), or None."""
+    from .modelfile import network_problem as problem  # torch, not Ray: only once the options are read
+    from .rllib_policy import parameter_count
+
+    game = load_game(config["game"])
+    hidden = config["net"]
+    return problem(hidden, parameter_count(game.observation_size(config["players"]), game.num_actions, hidden))
 
 
 # ---------------------------------------------------------------- RLlib's configuration
@@ -320,6 +353,7 @@ def learn(run: RLlibRun) -> Path:
     algo = algorithm_config(config).build_algo()
     snapshot_ids = modules(config)[1:]
     try:
+        run.write_config()  # only once RLlib is built: a run that could not start leaves no config.json in the way
         for module in snapshot_ids:  # the league starts from main's untrained weights
             refresh_snapshot(algo, module)
         run.weights = main_weights(algo)
@@ -359,7 +393,6 @@ def main(argv: Sequence[str] | None = None) -> None:
             except RayUnavailable as exc:
                 print(f"train.py: error: {exc}", file=sys.stderr)
                 sys.exit(2)
-            run.write_config()
             path = learn(run)
         print(f"policy saved to {path}; play it as rllib:{path}")
     except KeyboardInterrupt as exc:

@@ -36,7 +36,9 @@ Ctrl-C or SIGTERM (what timeout, docker stop and schedulers send) stops the
 run with a checkpoint of the last rollout boundary, exit status 130 or 143. The
 environment workers end with the trainer however it ends, even by SIGKILL; a
 worker that dies stops the run with a checkpoint and one line naming it (exit
-status 1).
+status 1). A training that diverges (a weight no longer a finite number) stops
+at the next rollout boundary with one line, before those weights play or are saved.
+Every option's range is checked before anything is written.
 
 The run directory --out holds config.json (the full configuration, seeds and
 each start), tb/ (tensorboard --logdir DIR/tb), eval.csv, snapshots/,
@@ -79,28 +81,40 @@ from tqdm import tqdm
 
 import sobek_env
 from agents.arguments import (
+    BATCHES,
     CAPPED_MARGIN,
+    CLIP_RANGES,
+    DISCOUNTS,
+    ENTROPY_COEFFICIENTS,
+    ENVS,
+    EPOCHS,
     EVAL_BASELINES,
+    EVAL_GAMES,
     EVAL_SEED,
+    GAE_LAMBDAS,
     LEAD_REWARDS,
+    LEARNING_RATES,
     MARGIN_CAP,
+    MAX_ROLLOUT,
+    MAX_STEPS,
     PAIRED_MARGIN,
     REWARDS,
     ROUND_MARGIN,
+    SEEDS,
+    STEPS,
+    WEIGHTS,
+    Bounds,
     TrainingParser,
     layer_sizes,
-    non_negative_float,
-    non_negative_int,
     paid_lead,
-    positive_float,
     positive_int,
 )
 from agents.base import Agent
 from agents.features import Featurizer, default_features, feature_sets
 from agents.files import DirectoryLock, lock_for_command
-from agents.modelfile import write_model
+from agents.modelfile import network_problem, non_finite, write_model
 from agents.pool import OpponentPool, parse_entry
-from agents.ppo import load_ppo, load_state, policy_spec, read_model, save_ppo
+from agents.ppo import load_ppo, load_state, parameter_count, policy_spec, read_model, save_ppo
 from agents.registry import make
 from agents.rundir import Checkpoint, Run, RunError, now
 from agents.tournament import agent_seed, wilson_interval
@@ -133,6 +147,17 @@ DEFAULTS = {
     "mode": "original", "reward": ROUND_MARGIN, "features": None, "advice_prior": 3.0, "critic_warmup": 0, "init": None,
     "lr": 3e-4, "n_steps": 1024, "batch_size": 512, "epochs": 5, "gamma": 0.995, "gae_lambda": 0.95,
     "clip": 0.2, "ent_coef": 0.01, "net": [256, 256],
+}
+
+# the numbers each option (and config.json field) accepts, checked before anything is written
+RANGES: dict[str, Bounds] = {
+    "timesteps": STEPS, "seed": SEEDS, "envs": ENVS,
+    "advice_prior": Bounds(float, 0, 100),  # a logit 100 ahead leaves the others less than float32's smallest normal
+    "critic_warmup": Bounds(int, 0, MAX_STEPS), "self_play_weight": WEIGHTS, "snapshot_every": STEPS,
+    "snapshots": Bounds(int, 1, 100),  # each a network held in every environment worker
+    "eval_every": STEPS, "eval_games": EVAL_GAMES, "eval_seed": SEEDS, "checkpoint_every": STEPS,
+    "lr": LEARNING_RATES, "n_steps": Bounds(int, 1, MAX_ROLLOUT), "batch_size": BATCHES, "epochs": EPOCHS,
+    "gamma": DISCOUNTS, "gae_lambda": GAE_LAMBDAS, "clip": CLIP_RANGES, "ent_coef": ENTROPY_COEFFICIENTS,
 }
 
 # a game's own defaults, where its learner trains better otherwise (see docs/kleopatra_learning.md): in
@@ -168,13 +193,13 @@ def build_parser() -> TrainingParser:
     run.add_argument("--game", choices=GAMES, help=f"the game (default {d['game']})")
     run.add_argument("--players", type=positive_int,
                      help="players per game (required for a new run; Sobek 2-4, Kleopatra 2-5)")
-    run.add_argument("--timesteps", type=positive_int, metavar="N",
+    run.add_argument("--timesteps", type=RANGES["timesteps"], metavar="N",
                      help=f"learner steps in all (default by game and players: {DEFAULT_TIMESTEPS})")
     run.add_argument("--out", type=Path, required=True, metavar="DIR", help="run directory")
     run.add_argument("--resume", action="store_true", help="continue the run in --out from its last checkpoint")
-    run.add_argument("--seed", type=non_negative_int, metavar="N",
+    run.add_argument("--seed", type=RANGES["seed"], metavar="N",
                      help="seed of everything (default: drawn, then recorded)")
-    run.add_argument("--envs", type=positive_int, metavar="N",
+    run.add_argument("--envs", type=RANGES["envs"], metavar="N",
                      help=f"environments in parallel processes (default {d['envs']})")
     run.add_argument("--mode", choices=MODES, help=f"observation mode (default {d['mode']})")
     run.add_argument("--reward", choices=(*REWARDS, PAIRED_MARGIN),
@@ -187,13 +212,13 @@ def build_parser() -> TrainingParser:
                      help="what the network reads: raw (the observation) or a game's own set, e.g. Sobek's advice "
                           "(the observation and the heuristic's reading of it, see agents/sobek/features.py; "
                           "default: the game's own set)")
-    run.add_argument("--advice-prior", type=non_negative_float, metavar="W",
+    run.add_argument("--advice-prior", type=RANGES["advice_prior"], metavar="W",
                      help="with --features advice: the starting weight of the heuristic's choice in the policy's "
                           f"logits (0: none; default {default_text('advice_prior')})")
     run.add_argument("--init", type=Path, metavar="MODEL",
                      help="start from this model's weights (a ppo: model of the same table and network, e.g. "
                           "from python -m agents.imitation) instead of from scratch")
-    run.add_argument("--critic-warmup", type=non_negative_int, metavar="N",
+    run.add_argument("--critic-warmup", type=RANGES["critic_warmup"], metavar="N",
                      help="learner steps at the start during which only the value function learns: the policy "
                           "keeps its starting play (with advice, the heuristic's) until the value function can "
                           f"judge it (default {default_text('critic_warmup')})")
@@ -201,28 +226,30 @@ def build_parser() -> TrainingParser:
     pool.add_argument("--pool", nargs="*", metavar="SPEC[@WEIGHT]",
                       help=f"fixed opponents and their weights (default {default_text('pool')}); "
                            "give --pool alone for self-play only")
-    pool.add_argument("--self-play-weight", type=non_negative_float,
+    pool.add_argument("--self-play-weight", type=RANGES["self_play_weight"],
                       help="weight shared by the learner's snapshots "
                            f"(default {default_text('self_play_weight')}; 0: none)")
-    pool.add_argument("--snapshot-every", type=positive_int,
+    pool.add_argument("--snapshot-every", type=RANGES["snapshot_every"],
                       help=f"steps between snapshots (default {d['snapshot_every']})")
-    pool.add_argument("--snapshots", type=positive_int, help=f"latest snapshots that play (default {d['snapshots']})")
+    pool.add_argument("--snapshots", type=RANGES["snapshots"],
+                      help=f"latest snapshots that play (default {d['snapshots']})")
     schedule = parser.add_argument_group("evaluation and checkpoints")
-    schedule.add_argument("--eval-every", type=positive_int,
+    schedule.add_argument("--eval-every", type=RANGES["eval_every"],
                           help=f"steps between evaluations (default {d['eval_every']})")
-    schedule.add_argument("--eval-games", type=positive_int,
+    schedule.add_argument("--eval-games", type=RANGES["eval_games"],
                           help=f"games per baseline at each evaluation (default {d['eval_games']})")
-    schedule.add_argument("--checkpoint-every", type=positive_int,
+    schedule.add_argument("--checkpoint-every", type=RANGES["checkpoint_every"],
                           help=f"steps between checkpoints (default {d['checkpoint_every']})")
     ppo = parser.add_argument_group("PPO")
-    ppo.add_argument("--lr", type=positive_float, help=f"learning rate (default {d['lr']})")
-    ppo.add_argument("--n-steps", type=positive_int, help=f"steps per environment per update (default {d['n_steps']})")
-    ppo.add_argument("--batch-size", type=positive_int, help=f"minibatch size (default {d['batch_size']})")
-    ppo.add_argument("--epochs", type=positive_int, help=f"passes over each rollout (default {d['epochs']})")
-    ppo.add_argument("--gamma", type=positive_float, help=f"discount (default {d['gamma']})")
-    ppo.add_argument("--gae-lambda", type=positive_float, help=f"GAE lambda (default {d['gae_lambda']})")
-    ppo.add_argument("--clip", type=positive_float, help=f"clip range (default {d['clip']})")
-    ppo.add_argument("--ent-coef", type=non_negative_float, help=f"entropy bonus (default {d['ent_coef']})")
+    ppo.add_argument("--lr", type=RANGES["lr"], help=f"learning rate (default {d['lr']})")
+    ppo.add_argument("--n-steps", type=RANGES["n_steps"],
+                     help=f"steps per environment per update (default {d['n_steps']})")
+    ppo.add_argument("--batch-size", type=RANGES["batch_size"], help=f"minibatch size (default {d['batch_size']})")
+    ppo.add_argument("--epochs", type=RANGES["epochs"], help=f"passes over each rollout (default {d['epochs']})")
+    ppo.add_argument("--gamma", type=RANGES["gamma"], help=f"discount (default {d['gamma']})")
+    ppo.add_argument("--gae-lambda", type=RANGES["gae_lambda"], help=f"GAE lambda (default {d['gae_lambda']})")
+    ppo.add_argument("--clip", type=RANGES["clip"], help=f"clip range (default {d['clip']})")
+    ppo.add_argument("--ent-coef", type=RANGES["ent_coef"], help=f"entropy bonus (default {d['ent_coef']})")
     ppo.add_argument("--net", type=layer_sizes, help="hidden layers of the policy and value networks "
                                                      f"(default {','.join(map(str, d['net']))})")
     return parser
@@ -277,7 +304,10 @@ def _resumed_config(parser: TrainingParser, out: Path, given: dict) -> dict:
         parser.error(f"--timesteps {given['timesteps']} is below the run's {config['timesteps']}; "
                      "give at least that")
     config.update(given)
-    check_rollout(parser, config)
+    try:
+        check_rollout(config)
+    except ValueError as exc:
+        parser.error(str(exc))
     return config
 
 
@@ -287,7 +317,7 @@ def lock_run(parser: argparse.ArgumentParser, out: Path) -> DirectoryLock:
 
 
 def read_config(parser: TrainingParser, out: Path) -> dict:
-    """The configuration of the run in ``out``, to resume it."""
+    """The configuration of the run in ``out``, to resume it, each field checked as a new run's options are."""
     path = out / "config.json"
     if not path.is_file():
         parser.error(f"no run to resume in {str(out)!r} (no config.json); start one without --resume")
@@ -303,7 +333,56 @@ def read_config(parser: TrainingParser, out: Path) -> dict:
     missing = sorted(set(DEFAULTS) - set(config))
     if missing:
         parser.error(f"{str(path)!r} lacks {', '.join(missing)}; it was not written by this train.py")
+    try:
+        check_fields(config)
+        check_run(config)
+    except (ValueError, OSError, ImportError) as exc:
+        parser.error(f"{str(path)!r} cannot be resumed: {exc}; fix it, or start a new run in another --out")
     return config
+
+
+def check_fields(config: dict) -> None:
+    """ValueError naming the first field of a config.json read back (perhaps edited by hand) whose value a new
+    run's option could not have given."""
+    def fail(key: str, problem: str) -> ValueError:
+        return ValueError(f"its field {key!r} {problem}")
+
+    if config["game"] not in GAMES:
+        raise fail("game", f"must be one of {', '.join(GAMES)}, got {config['game']!r}")
+    game = load_game(config["game"])
+    if isinstance(config["players"], bool) or config["players"] not in game.player_counts:
+        raise fail("players", f"must be a player count of {game.title}, {game.min_players} to {game.max_players}, "
+                              f"got {config['players']!r}")
+    for key, choices in (("mode", MODES), ("reward", (*REWARDS, PAIRED_MARGIN)),
+                         ("features", feature_sets(config["game"]))):
+        if config[key] not in choices:
+            raise fail(key, f"must be one of {', '.join(choices)}, got {config[key]!r}")
+    for key, bounds in RANGES.items():
+        try:
+            bounds.check(config[key])
+        except ValueError as exc:
+            raise fail(key, str(exc)) from None
+    pool = config["pool"]
+    if not isinstance(pool, list) or not all(
+            isinstance(entry, list) and len(entry) == 2 and isinstance(entry[0], str) for entry in pool):
+        raise fail("pool", f"must be a list of [spec, weight] pairs, got {pool!r}")
+    for spec, weight in pool:
+        try:
+            WEIGHTS.check(weight)
+            if weight == 0:
+                raise ValueError(f"must be above 0, got {weight!r}")
+        except ValueError as exc:
+            raise fail("pool", f"gives {spec!r} a weight that {exc}") from None
+    if config["init"] is not None and not isinstance(config["init"], str):
+        raise fail("init", f"must be a model's path or null, got {config['init']!r}")
+    if "starts" in config and not isinstance(config["starts"], list):
+        raise fail("starts", f"must be a list, got {config['starts']!r}")
+    net = config["net"]
+    if not isinstance(net, list) or not all(isinstance(size, int) and not isinstance(size, bool) for size in net):
+        raise fail("net", f"must be a list of layer sizes, got {net!r}")
+    problem = network_problem(net, network_parameters(config))
+    if problem:
+        raise fail("net", problem)
 
 
 def run_table(config: dict) -> Table:
@@ -316,26 +395,41 @@ def run_features(config: dict) -> str:
     return config["features"] or default_features(config["game"])
 
 
+def network_parameters(config: dict) -> int:
+    """The parameters of the run's network (a model file may hold only so many: agents.modelfile)."""
+    size = Featurizer(run_features(config), run_table(config)).size
+    return parameter_count(policy_description(config), size, load_game(config["game"]).num_actions)
+
+
 def check_config(parser: TrainingParser, config: dict) -> None:
-    """Checks that need several options together, or that build the opponents."""
+    """A new run's checks that need several options together, or that build the opponents."""
     try:
-        if run_features(config) not in feature_sets(config["game"]):
-            raise ValueError(f"--features {config['features']!r}: {config['game']} models read one of "
-                             f"{', '.join(feature_sets(config['game']))}")
-        if (config["reward"] == PAIRED_MARGIN
-                and Featurizer(run_features(config), run_table(config)).advice_slice is None):
-            raise ValueError(f"--reward {PAIRED_MARGIN} compares the learner with the advice its features carry: "
-                             f"use --features advice, not {run_features(config)}")
         config["pool"] = [list(parse_entry(text)) for text in config["pool"]]
-        for spec, _ in config["pool"]:
-            make(spec, table=run_table(config))
+        check_run(config)
     except (ValueError, OSError, ImportError) as exc:
         parser.error(str(exc))
-    if not config["pool"] and config["self_play_weight"] == 0:
-        parser.error("the pool is empty: give --pool SPEC... or a positive --self-play-weight")
+    problem = network_problem(config["net"], network_parameters(config))
+    if problem:
+        parser.error(f"argument --net: {problem}")
     if config["init"] is not None:
         check_init(parser, config)
-    check_rollout(parser, config)
+
+
+def check_run(config: dict) -> None:
+    """What must go together in a run's configuration, new or resumed: ValueError (or the error of an opponent
+    that cannot be built) saying what does not."""
+    if run_features(config) not in feature_sets(config["game"]):
+        raise ValueError(f"--features {config['features']!r}: {config['game']} models read one of "
+                         f"{', '.join(feature_sets(config['game']))}")
+    if (config["reward"] == PAIRED_MARGIN
+            and Featurizer(run_features(config), run_table(config)).advice_slice is None):
+        raise ValueError(f"--reward {PAIRED_MARGIN} compares the learner with the advice its features carry: "
+                         f"use --features advice, not {run_features(config)}")
+    for spec, _ in config["pool"]:
+        make(spec, table=run_table(config))
+    if not config["pool"] and config["self_play_weight"] == 0:
+        raise ValueError("the pool is empty: give --pool SPEC... or a positive --self-play-weight")
+    check_rollout(config)
 
 
 def check_init(parser: TrainingParser, config: dict) -> None:
@@ -355,11 +449,15 @@ def check_init(parser: TrainingParser, config: dict) -> None:
     config["init"] = str(path)
 
 
-def check_rollout(parser: TrainingParser, config: dict) -> None:
-    """A minibatch must fit in a rollout."""
-    if config["batch_size"] > config["n_steps"] * config["envs"]:
-        parser.error(f"--batch-size {config['batch_size']} exceeds the rollout size --n-steps x --envs = "
-                     f"{config['n_steps'] * config['envs']}; lower it or raise --n-steps")
+def check_rollout(config: dict) -> None:
+    """A minibatch must fit in a rollout, and a rollout in memory: ValueError if not."""
+    rollout = config["n_steps"] * config["envs"]
+    if rollout > MAX_ROLLOUT:
+        raise ValueError(f"the rollout --n-steps x --envs = {rollout:,} steps is more than the {MAX_ROLLOUT:,} "
+                         "allowed; lower either")
+    if config["batch_size"] > rollout:
+        raise ValueError(f"--batch-size {config['batch_size']} exceeds the rollout size --n-steps x --envs = "
+                         f"{rollout}; lower it or raise --n-steps")
 
 
 class TrainingEnv(sobek_env.SingleAgentEnv):
@@ -674,6 +772,10 @@ def critic_only(policy: MaskableActorCriticPolicy, only: bool) -> None:
             parameter.requires_grad_(not only)
 
 
+class Diverged(RunError):
+    """The training diverged: the policy's weights are no longer finite numbers."""
+
+
 def next_multiple(steps: int, every: int) -> int:
     """The first multiple of ``every`` after ``steps``."""
     return (steps // every + 1) * every
@@ -719,7 +821,9 @@ class Trainer(BaseCallback):
         return not self.interrupted
 
     def _on_rollout_start(self) -> None:
-        steps = self.rollout_start = self.model.num_timesteps
+        steps = self.model.num_timesteps
+        self.check_finite(steps)
+        self.rollout_start = steps
         critic_only(self.model.policy, steps < self.config["critic_warmup"])  # for the update after this rollout
         if self.interrupted:  # during the last update: stop at the first step, without evaluating
             return
@@ -745,6 +849,18 @@ class Trainer(BaseCallback):
         if self.next_checkpoint - self.config["checkpoint_every"] < steps:
             self.save_checkpoint()
         self.bar.close()
+
+    def check_finite(self, steps: int) -> None:
+        """Stop the run (:class:`Diverged`) if the last update left a NaN or an infinity in the policy: before it
+        plays (NaN logits draw illegal actions) or is saved (no model file may hold such weights)."""
+        bad = non_finite(self.model.policy.state_dict())
+        if bad is not None:
+            if self.bar is not None:
+                self.bar.close()
+            raise Diverged(f"the training diverged: after the update at {steps:,} steps the policy's tensor {bad!r} "
+                           "holds NaN or infinite values, so the run stops here (its checkpoints hold the weights from "
+                           f"before); resuming would diverge again: start a new run with a smaller --lr (this one's is "
+                           f"{self.config['lr']:g}) in another --out")
 
     def restore_signals(self) -> None:
         """Give Ctrl-C and SIGTERM back to the handlers from before the training."""
@@ -838,11 +954,6 @@ def learn(run: Run, config: dict, checkpoint: Checkpoint | None) -> MaskablePPO:
     config["versions"] = {"python": platform.python_version(), "torch": torch.__version__,
                           "stable_baselines3": stable_baselines3.__version__, "sb3_contrib": sb3_contrib.__version__,
                           "numpy": np.__version__}
-    run.write_config(config)
-    dropped = run.drop_evaluations_after(done)
-    if dropped:
-        print(f"eval.csv: removed {dropped} evaluation(s) after {done:,} steps, from the continuation that was lost; "
-              "this run makes them again")
     env = make_vec_env(config, snapshots)
     try:
         model = new_model(config, env, seed)
@@ -853,6 +964,12 @@ def learn(run: Run, config: dict, checkpoint: Checkpoint | None) -> MaskablePPO:
         elif config["init"]:
             load_state(model.policy, read_model(config["init"]).policy, config["init"])
             print(f"starting from the weights of {config['init']}")
+        # only now, the model built: a new run that could not start leaves no config.json to refuse its retry
+        run.write_config(config)
+        dropped = run.drop_evaluations_after(done)
+        if dropped:
+            print(f"eval.csv: removed {dropped} evaluation(s) after {done:,} steps, from the continuation that was "
+                  "lost; this run makes them again")
         model.set_logger(configure(str(run.out / "tb"), ["tensorboard"]))
         if config["self_play_weight"] > 0 and not snapshots:  # before the first reset: the pool may be only self-play
             snapshots = [run.save_snapshot(model, model_meta(config, model.num_timesteps))]
@@ -874,6 +991,8 @@ def learn(run: Run, config: dict, checkpoint: Checkpoint | None) -> MaskablePPO:
 
 def resume_hint(out: Path) -> str:
     """How to continue the run in ``out``, and from where."""
+    if not (out / "config.json").is_file():  # stopped before its model was built: nothing to resume
+        return "the run had not started (nothing was written); the same command starts it"
     done = Run(out).checkpoint_dirs()
     where = f"the checkpoint at {int(done[-1].name.removeprefix('step_')):,} steps" if done else "the start"
     return f"python train.py --out {out} --resume continues from {where}"

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import io
 import json
 import zipfile
 from pathlib import Path
 
 import pytest
+import torch
+from hostile import Payload, rezip
 
 from agents import make
 from agents import training as train
@@ -71,3 +74,33 @@ def test_conversion_in_place_and_of_a_current_model(legacy: Path, tmp_path: Path
         main([str(model), str(tmp_path / "again.zip"), "--i-trust-this-file"])
     assert exit_info.value.code == 2
     assert "already in the current format" in capsys.readouterr().err
+
+
+def test_a_legacy_model_whose_weights_are_not_tensors_is_refused_without_torchs_unsafe_advice(
+        legacy: Path, tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    code = tmp_path / "payload.pt"
+    torch.save(Payload(tmp_path / "marker"), code)
+    bad = rezip(tmp_path / "bad.zip", legacy, {"policy.pth": code.read_bytes()})
+    with pytest.raises(SystemExit) as exit_info:
+        main([str(bad), str(tmp_path / "new.zip"), "--i-trust-this-file"])
+    assert exit_info.value.code == 1
+    err = capsys.readouterr().err
+    assert f"{str(bad)!r} could not be opened as a stable-baselines3 model" in err and "not a weights file" in err
+    assert "weights_only" not in err and err.count("\n") == 1
+    assert not (tmp_path / "new.zip").exists() and not (tmp_path / "marker").exists()
+
+
+def test_a_legacy_model_with_non_finite_weights_is_not_converted(legacy: Path, tmp_path: Path,
+                                                                 capsys: pytest.CaptureFixture) -> None:
+    with zipfile.ZipFile(legacy) as archive:
+        weights = torch.load(io.BytesIO(archive.read("policy.pth")), weights_only=True)
+    weights["value_net.bias"][0] = float("nan")
+    data = io.BytesIO()
+    torch.save(weights, data)
+    spoilt = rezip(tmp_path / "spoilt.zip", legacy, {"policy.pth": data.getvalue()})
+    with pytest.raises(SystemExit) as exit_info:
+        main([str(spoilt), str(tmp_path / "new.zip"), "--i-trust-this-file"])
+    assert exit_info.value.code == 1
+    err = capsys.readouterr().err
+    assert "its tensor 'value_net.bias' in 'policy.pth' holds NaN or infinite values" in err and "nothing" in err
+    assert not (tmp_path / "new.zip").exists()

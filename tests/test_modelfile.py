@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import copy
+import io
 import json
+import re
 import zipfile
 from pathlib import Path
 
@@ -22,6 +24,7 @@ from agents.modelfile import (
     OPTIMIZER_MEMBER,
     POLICY_MEMBER,
     LegacyModelError,
+    write_model,
 )
 from agents.ppo import load_ppo, read_meta, read_model
 from agents.tournament import play_tournament
@@ -67,20 +70,84 @@ def test_a_legacy_model_in_an_evaluation_worker_is_refused(tmp_path: Path, marke
 
 def test_tensors_that_are_a_pickle_with_code_are_refused(tmp_path: Path, marker: Path) -> None:
     evil = rezip(tmp_path / "evil.zip", members={POLICY_MEMBER: payload(marker)})
-    with pytest.raises(ValueError, match="not a weights-only tensor file"):
+    with pytest.raises(ValueError, match=r"member 'policy\.pt' is not a weights file"):
         make(f"ppo:{evil}")
     saved = tmp_path / "torch-saved.zip"  # the same, written by torch.save as a real tensor file would be
     path = tmp_path / "payload.pt"
     torch.save(Payload(marker), path)
     rezip(saved, members={POLICY_MEMBER: path.read_bytes()})
-    with pytest.raises(ValueError, match="not a weights-only tensor file"):
+    with pytest.raises(ValueError, match=r"member 'policy\.pt' is not a weights file"):
         load_ppo(saved)
+
+
+def test_the_refusal_of_a_file_that_is_not_tensors_never_passes_on_torchs_unsafe_advice(
+        tmp_path: Path, marker: Path) -> None:
+    path = tmp_path / "payload.pt"
+    torch.save(Payload(marker), path)
+    for member, data in ((POLICY_MEMBER, path.read_bytes()), (POLICY_MEMBER, payload(marker)),
+                         (POLICY_MEMBER, b"junk"), (OPTIMIZER_MEMBER, path.read_bytes())):
+        with pytest.raises(ValueError) as refused:
+            read_model(rezip(tmp_path / "model.zip", members={member: data}), with_optimizer=True)
+        message = str(refused.value)
+        assert f"'{tmp_path / 'model.zip'}' could not be loaded" in message and "is not a weights file" in message
+        assert "weights_only" not in message and "trust" not in message and "\n" not in message
 
 
 def test_an_optimizer_state_that_is_a_pickle_with_code_is_refused(tmp_path: Path, marker: Path) -> None:
     evil = rezip(tmp_path / "evil.zip", members={OPTIMIZER_MEMBER: payload(marker)})
-    with pytest.raises(ValueError, match="not a weights-only tensor file"):
+    with pytest.raises(ValueError, match=r"member 'optimizer\.pt' is not a weights file"):
         read_model(evil, with_optimizer=True)
+
+
+def altered(target: Path, change: object, member: str = POLICY_MEMBER, source: Path = SHIPPED) -> Path:
+    """A copy of the model ``source`` whose member's tensors (a policy's, or an optimizer's state) went through
+    ``change`` in place."""
+    with zipfile.ZipFile(source) as archive:
+        state = torch.load(io.BytesIO(archive.read(member)), weights_only=True)
+    change(state)
+    data = io.BytesIO()
+    torch.save(state, data)
+    return rezip(target, source, {member: data.getvalue()})
+
+
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), -float("inf")])
+def test_a_model_with_non_finite_weights_is_refused_naming_the_tensor(tmp_path: Path, value: float) -> None:
+    name = "mlp_extractor.policy_net.2.weight"
+
+    def spoil(state: dict) -> None:
+        state[name][3, 5] = value
+
+    path = altered(tmp_path / "spoilt.zip", spoil)
+    for load in (lambda: load_ppo(path, deterministic=False), lambda: make(f"ppo:{path}", num_players=2),
+                 lambda: read_model(path)):
+        with pytest.raises(ValueError, match=rf"its tensor '{re.escape(name)}' in 'policy.pt' holds NaN or infinite"):
+            load()
+    with pytest.raises(ValueError, match="holds NaN or infinite"):
+        play_tournament([f"ppo:{path}", "random"], 2, workers=1)
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")  # torch's about sparse invariants and quantized tensors
+def test_a_model_whose_weights_are_sparse_or_quantized_is_refused_naming_the_tensor(tmp_path: Path) -> None:
+    name = "value_net.weight"
+    for form, change in (("sparse_coo", lambda t: t.to_sparse()), ("sparse_csr", lambda t: t.to_sparse_csr()),
+                         ("quantized", lambda t: torch.quantize_per_tensor(t, 0.1, 0, torch.qint8))):
+        def spoil(state: dict, change: object = change) -> None:
+            state[name] = change(state[name])
+
+        with pytest.raises(ValueError, match=rf"its tensor '{re.escape(name)}' in 'policy.pt' is {form}, not a dense"):
+            load_ppo(altered(tmp_path / f"{form}.zip", spoil))
+
+
+def test_a_checkpoint_whose_optimizer_state_is_not_finite_is_refused_naming_it(tmp_path: Path) -> None:
+    checkpoint = tmp_path / "checkpoint.zip"
+    policy = read_model(SHIPPED).policy
+    optimizer = {"state": {0: {"step": torch.tensor(3.0), "exp_avg": torch.full((2,), float("nan"))}},
+                 "param_groups": [{"lr": 3e-4, "params": [0]}]}
+    meta = {**read_meta(SHIPPED), "training": {"num_timesteps": 3, "n_updates": 1}}
+    write_model(checkpoint, meta, policy, optimizer)
+    with pytest.raises(ValueError, match=r"its tensor 'state\.0\.exp_avg' in 'optimizer.pt' holds NaN"):
+        read_model(checkpoint, with_optimizer=True)
+    assert read_model(checkpoint).meta["training"]["n_updates"] == 1  # the policy alone plays
 
 
 @pytest.mark.parametrize(("field", "value"), [

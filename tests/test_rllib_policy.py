@@ -127,12 +127,26 @@ def test_weights_that_are_a_pickle_with_code_are_refused(policy: tuple[Path, Mas
                                                          marker: Path) -> None:
     path, _ = policy
     evil = rezip(tmp_path / "evil.zip", path, {POLICY_MEMBER: payload(marker)})
-    with pytest.raises(ValueError, match="not a weights-only tensor file"):
+    with pytest.raises(ValueError, match=r"member 'policy\.pt' is not a weights file"):
         make(f"rllib:{evil}", num_players=2)
     saved = tmp_path / "payload.pt"
     torch.save(Payload(marker), saved)
-    with pytest.raises(ValueError, match=r"could not be loaded as an RLlib policy .*not a weights-only tensor file"):
+    with pytest.raises(ValueError, match=r"could not be loaded as an RLlib policy .*not a weights file") as refused:
         load_rllib(rezip(tmp_path / "torch-saved.zip", path, {POLICY_MEMBER: saved.read_bytes()}))
+    assert "weights_only" not in str(refused.value) and "trust" not in str(refused.value)  # torch's unsafe advice
+
+
+@pytest.mark.parametrize("value", [float("nan"), float("inf")])
+def test_a_policy_with_non_finite_weights_is_refused_naming_the_tensor(tmp_path: Path, value: float) -> None:
+    record = meta()
+    net = MaskedNet(record["observation_size"], record["action_count"], record["network"]["hidden"])
+    weights = net.state_dict()
+    weights["pi.2.bias"][7] = value
+    path = tmp_path / "policy.zip"
+    save_policy(path, record, weights)
+    for load in (lambda: load_rllib(path, deterministic=False), lambda: make(f"rllib:{path}", num_players=2)):
+        with pytest.raises(ValueError, match=r"its tensor 'pi\.2\.bias' in 'policy.pt' holds NaN or infinite"):
+            load()
 
 
 def test_an_rllib_checkpoint_directory_is_refused_without_opening_it(tmp_path: Path, marker: Path) -> None:

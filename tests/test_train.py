@@ -18,8 +18,9 @@ from hostile import legacy_model
 import sobek_env
 from agents import make
 from agents import training as train
+from agents.arguments import Bounds, layer_sizes, positive_int
 from agents.files import DirectoryLock
-from agents.modelfile import POLICY_MEMBER
+from agents.modelfile import MAX_LAYERS, MAX_PARAMETERS, MAX_WIDTH, POLICY_MEMBER
 from agents.pool import OpponentPool, parse_entry
 from agents.ppo import META_MEMBER, PPOAgent, load_ppo, read_meta, read_model, save_ppo
 
@@ -337,12 +338,12 @@ def test_pool_rejects_bad_settings() -> None:
     (["--players", "2", "--pool", "bogus"], "unknown agent 'bogus'"),
     (["--players", "2", "--pool", "heuristic:tolerance=7"], "tolerance must be from 0 to 1"),
     (["--players", "2", "--pool", "random@-2"], "positive weight"),
-    (["--players", "2", "--timesteps", "-5"], "must be a positive integer"),
+    (["--players", "2", "--timesteps", "-5"], "argument --timesteps: must be an integer from 1 to 1,000,000,000,000"),
     (["--players", "2", "--pool", "--self-play-weight", "0"], "the pool is empty"),
     (["--players", "5"], "Sobek is for 2 to 4 players, got 5"),
     (["--game", "chess", "--players", "2"], "invalid choice: 'chess'"),
     (["--players", "2", "--features", "advise"], "--features 'advise': sobek models read one of raw, advice"),
-    (["--players", "2", "--advice-prior", "-1"], "must be 0 or more"),
+    (["--players", "2", "--advice-prior", "-1"], "argument --advice-prior: must be a number from 0 to 100, got -1"),
     (["--players", "2", "--reward", "paired-margin", "--features", "raw"],
      "--reward paired-margin compares the learner with the advice its features carry: use --features advice"),
     ([], "--players is required"),
@@ -355,6 +356,196 @@ def test_a_bad_configuration_stops_at_once_with_one_line(args: list[str], messag
     assert exit_info.value.code == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
+    assert not (tmp_path / "run").exists()
+
+
+# every option's range, checked before anything is written: each of these once crashed a run after it had
+# written its config.json (so the same command was refused afterwards), or trained into NaN
+OUT_OF_RANGE = [
+    (["--net", f"{MAX_WIDTH + 1}"], f"argument --net: must be 1 to {MAX_LAYERS} layers of 1 to {MAX_WIDTH:,} units "
+                                    f"each, got {MAX_WIDTH + 1}"),
+    (["--net", ",".join(["8"] * (MAX_LAYERS + 1))], "argument --net: must be 1 to"),
+    (["--net", "4096,4096,4096"], f"more than the {MAX_PARAMETERS:,} a model file may hold"),
+    (["--gamma", "5"], "argument --gamma: must be a number above 0 and at most 1, got 5"),
+    (["--gamma", "0"], "argument --gamma: must be a number above 0"),
+    (["--seed", "4294967296"], "argument --seed: must be an integer from 0 to 4,294,967,295, got 4294967296"),
+    (["--seed", "-1"], "argument --seed: must be an integer from 0"),
+    (["--lr", "2"], "argument --lr: must be a number above 0 and at most 1, got 2"),
+    (["--gae-lambda", "1.5"], "argument --gae-lambda: must be a number from 0 to 1, got 1.5"),
+    (["--clip", "0"], "argument --clip: must be a number above 0 and at most 1, got 0"),
+    (["--ent-coef", "5"], "argument --ent-coef: must be a number from 0 to 1, got 5"),
+    (["--ent-coef", "inf"], "argument --ent-coef: must be finite, got inf"),
+    (["--batch-size", "1", "--n-steps", "1", "--envs", "1"], "argument --batch-size: must be an integer from 2"),
+    (["--n-steps", "1048576", "--envs", "2"], "the rollout --n-steps x --envs = 2,097,152 steps is more than"),
+    (["--epochs", "0"], "argument --epochs: must be an integer from 1 to 1,000, got 0"),
+    (["--envs", "100000"], "argument --envs: must be an integer from 1 to 256, got 100000"),
+    (["--advice-prior", "1e300"], "argument --advice-prior: must be a number from 0 to 100, got 1e300"),
+    (["--self-play-weight", "1e308"], "argument --self-play-weight: must be a number from 0 to 1,000,000"),
+    (["--pool", "random@1e308", "greedy@1e308"], "a positive weight of at most 1,000,000"),
+    (["--snapshots", "1000"], "argument --snapshots: must be an integer from 1 to 100, got 1000"),
+    (["--snapshot-every", "0"], "argument --snapshot-every: must be an integer from 1"),
+    (["--eval-every", "0"], "argument --eval-every: must be an integer from 1"),
+    (["--eval-games", "0"], "argument --eval-games: must be an integer from 1 to 1,000,000, got 0"),
+    (["--checkpoint-every", "0"], "argument --checkpoint-every: must be an integer from 1"),
+    (["--critic-warmup", "-1"], "argument --critic-warmup: must be an integer from 0"),
+    (["--timesteps", str(10**13)], "argument --timesteps: must be an integer from 1 to 1,000,000,000,000"),
+]
+
+
+@pytest.mark.parametrize(("args", "message"), OUT_OF_RANGE)
+def test_an_option_out_of_its_range_is_refused_before_anything_is_written(
+        args: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        train.main(["--players", "4", *args, "--out", str(tmp_path / "run")])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("train.py: error: ") and message in err and err.count("\n") == 1
+    assert not (tmp_path / "run").exists()
+
+
+def test_the_network_limits_are_the_model_files_own(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture) -> None:
+    monkeypatch.setattr("agents.modelfile.MAX_WIDTH", 16)  # one number: the option follows what files may hold
+    with pytest.raises(SystemExit):
+        train.main(["--players", "2", "--net", "32", "--out", str(tmp_path / "run")])
+    assert "layers of 1 to 16 units each, got 32" in capsys.readouterr().err
+    assert not (tmp_path / "run").exists()
+
+
+def test_every_option_of_both_backends_has_a_range_or_a_list_of_choices() -> None:
+    from agents import rllib_training
+
+    for parser in (train.build_parser(), rllib_training.build_parser()):
+        for action in parser._actions:
+            if action.nargs == 0 or action.dest in ("help", "out", "address", "init", "features", "pool"):
+                continue  # flags, paths and names, each checked by what it names
+            ranged = isinstance(action.type, Bounds) or action.type in (layer_sizes, positive_int)
+            assert ranged or action.choices, f"{parser.prog} {action.option_strings[0]} has no range"
+            if action.type is positive_int:
+                assert action.dest == "players"  # checked against the game's player counts
+
+
+def test_a_new_run_that_cannot_start_leaves_nothing_that_refuses_the_same_command(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("no model today")
+
+    out = tmp_path / "run"
+    monkeypatch.setattr(train, "new_model", broken)
+    with pytest.raises(RuntimeError, match="no model today"):
+        run_train(*TINY, "--envs", "1", "--timesteps", "256", "--out", str(out))
+    assert not (out / "config.json").exists()
+    with pytest.raises(RuntimeError, match="no model today"):  # the same command is not refused: it starts again
+        run_train(*TINY, "--envs", "1", "--timesteps", "256", "--out", str(out))
+
+
+def test_a_run_stopped_before_it_started_says_that_the_same_command_starts_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture) -> None:
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    out = tmp_path / "run"
+    monkeypatch.setattr(train, "new_model", interrupted)
+    with pytest.raises(SystemExit) as exit_info:
+        run_train(*TINY, "--envs", "1", "--timesteps", "256", "--out", str(out))
+    assert exit_info.value.code == 130
+    assert capsys.readouterr().err.strip().endswith("the run had not started (nothing was written); "
+                                                   "the same command starts it")
+    assert not (out / "config.json").exists()
+
+
+def test_a_training_that_diverges_stops_with_one_line_before_its_weights_play_or_are_saved(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture) -> None:
+    from sb3_contrib import MaskablePPO
+
+    update = MaskablePPO.train
+
+    def into_nan(self: MaskablePPO) -> None:  # as a too large --lr does, on some seeds
+        update(self)
+        with torch.no_grad():
+            self.policy.value_net.weight[0, 0] = float("nan")
+
+    monkeypatch.setattr(MaskablePPO, "train", into_nan)
+    out = tmp_path / "run"
+    with pytest.raises(SystemExit) as exit_info:
+        run_train(*TINY, "--envs", "1", "--timesteps", "2048", "--checkpoint-every", "256", "--out", str(out))
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert err.startswith("train.py: error: the training diverged: after the update at 256 steps the policy's tensor "
+                          "'value_net.weight' holds NaN or infinite values") and "smaller --lr" in err
+    assert not (out / "checkpoints").exists()  # none with those weights
+    assert [p.name for p in (out / "snapshots").iterdir()] == ["step_0000000000.zip"]
+
+
+def written_run(out: Path, **changes: object) -> Path:
+    """A run directory whose config.json is a valid new run's (as train.py writes it), with ``changes``."""
+    config = {**train.DEFAULTS, "players": 2, "timesteps": 2048, "seed": 3, "features": "advice",
+              "pool": [["random", 1.0]], "envs": 1, "starts": [], **changes}
+    out.mkdir()
+    (out / "config.json").write_text(json.dumps(config))
+    return out
+
+
+@pytest.mark.parametrize(("changes", "message"), [
+    ({"gamma": "0.99"}, "field 'gamma' must be a number above 0 and at most 1, got '0.99'"),
+    ({"gamma": 5}, "field 'gamma' must be a number above 0 and at most 1, got 5"),
+    ({"timesteps": "2048"}, "field 'timesteps' must be an integer from 1"),
+    ({"lr": True}, "field 'lr' must be a number above 0 and at most 1, got True"),
+    ({"seed": 2**40}, "field 'seed' must be an integer from 0 to 4,294,967,295"),
+    ({"players": "2"}, "field 'players' must be a player count of Sobek, 2 to 4, got '2'"),
+    ({"game": ["sobek"]}, "field 'game' must be one of"),
+    ({"mode": None}, "field 'mode' must be one of original, memory, got None"),
+    ({"features": 3}, "field 'features' must be one of raw, advice, got 3"),
+    ({"pool": "random"}, "field 'pool' must be a list of [spec, weight] pairs, got 'random'"),
+    ({"pool": [["random", "1"]]}, "field 'pool' gives 'random' a weight that must be a number from 0"),
+    ({"pool": [["random", 0]]}, "field 'pool' gives 'random' a weight that must be above 0"),
+    ({"pool": [["bogus", 1.0]]}, "unknown agent 'bogus'"),
+    ({"net": "256,256"}, "field 'net' must be a list of layer sizes, got '256,256'"),
+    ({"net": [5000]}, "field 'net' must be 1 to 8 layers of 1 to 4,096 units each, got 5000"),
+    ({"init": 7}, "field 'init' must be a model's path or null, got 7"),
+    ({"starts": {}}, "field 'starts' must be a list, got {}"),
+    ({"batch_size": 4096, "n_steps": 8}, "--batch-size 4096 exceeds the rollout size"),
+])
+def test_resume_names_the_field_of_a_hand_edited_config_that_is_wrong(
+        changes: dict, message: str, tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    out = written_run(tmp_path / "run", **changes)
+    before = (out / "config.json").read_text()
+    with pytest.raises(SystemExit) as exit_info:
+        train.main(["--out", str(out), "--resume"])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert f"{str(out / 'config.json')!r} cannot be resumed: " in err and message in err and err.count("\n") == 1
+    assert (out / "config.json").read_text() == before
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--resume"], "--resume: the RLlib backend cannot resume a run"),
+    (["--players", "2", "--resume"], "--resume: the RLlib backend cannot resume a run"),
+    ([], "--players is required (2 to 4 for Sobek)"),
+    (["--players", "2", "--net", "5000"], "argument --net: must be 1 to 8 layers of 1 to 4,096 units each, got 5000"),
+    (["--players", "4", "--net", "4096,4096,4096,4096"], f"more than the {MAX_PARAMETERS:,} a model file may hold"),
+    (["--players", "2", "--gamma", "5"], "argument --gamma: must be a number above 0 and at most 1, got 5"),
+    (["--players", "2", "--seed", "4294967296"], "argument --seed: must be an integer from 0 to 4,294,967,295"),
+    (["--players", "2", "--lr", "3"], "argument --lr: must be a number above 0 and at most 1, got 3"),
+    (["--players", "2", "--minibatch-size", "1"], "argument --minibatch-size: must be an integer from 2"),
+    (["--players", "2", "--batch-size", "2000000"], "argument --batch-size: must be an integer from 2 to 1,048,576"),
+    (["--players", "2", "--epochs", "0"], "argument --epochs: must be an integer from 1 to 1,000"),
+    (["--players", "2", "--env-runners", "99999"], "argument --env-runners: must be an integer from 0 to 4,096"),
+    (["--players", "2", "--envs", "0"], "argument --envs: must be an integer from 1 to 256"),
+    (["--players", "2", "--cpus", "0"], "argument --cpus: must be an integer from 1 to 4,096"),
+    (["--players", "2", "--eval-games", "0"], "argument --eval-games: must be an integer from 1"),
+    (["--players", "2", "--timesteps", "0"], "argument --timesteps: must be an integer from 1"),
+    (["--players", "2", "--self-play", "league", "--snapshots", "1000"], "argument --snapshots: must be an integer"),
+])
+def test_the_rllib_backend_checks_its_options_before_it_needs_ray(args: list[str], message: str, tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture) -> None:
+    from agents import rllib_training
+
+    with pytest.raises(SystemExit) as exit_info:
+        rllib_training.main([*args, "--out", str(tmp_path / "run")])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("train.py --backend rllib: error: ") and message in err and err.count("\n") == 1
     assert not (tmp_path / "run").exists()
 
 
