@@ -1,7 +1,7 @@
 """Agents for every registered game: generic ones (random, learned) and each game's baselines
 (``agents/<game>/``). Build one from a string with :func:`make`."""
 
-from .base import Agent, SeededAgent, TableAgent, legal_ids
+from .base import Agent, BaseAgent, SeededAgent, TableAgent, TableMismatchError, legal_ids
 from .random_agent import RandomAgent
 from .registry import AGENT_NAMES, make
 
@@ -15,5 +15,5 @@ def __getattr__(name: str):
     raise AttributeError(f"module 'agents' has no attribute {name!r}")
 
 
-__all__ = ["AGENT_NAMES", "Agent", "GreedyAgent", "HeuristicAgent", "RandomAgent", "SeededAgent", "TableAgent",
-           "legal_ids", "make"]
+__all__ = ["AGENT_NAMES", "Agent", "BaseAgent", "GreedyAgent", "HeuristicAgent", "RandomAgent", "SeededAgent",
+           "TableAgent", "TableMismatchError", "legal_ids", "make"]

@@ -15,7 +15,7 @@ from typing import Any, Protocol
 from sobek_env.console import menu, printer
 from sobek_env.game import Table
 
-from .base import legal_ids
+from .base import BaseAgent, legal_ids
 
 HELP = ("Type the number of an action or its name, then Enter. Other commands: "
         "help (this text), save FILE (save the game to resume it with --load FILE), quit (leave the game).")
@@ -29,7 +29,7 @@ class Saver(Protocol):
     def save(self, path: str) -> str: ...
 
 
-class HumanAgent:
+class HumanAgent(BaseAgent):
     """An agent whose decisions a person types (see the module docstring). It is handed the state only to draw
     the table through the game's renderer, which shows what its seat may see and no more. ``write`` takes
     strings and rich renderables (default: a rich console on the terminal)."""

@@ -124,6 +124,7 @@ class ISMCTSAgent(SeededAgent):
 
     name = "ismcts"
     wants_state = True
+    reads_observation = False  # the determinizations carry what its seat knows: the state is what is checked
 
     def __init__(self, table: Table, simulations: int = DEFAULT_SIMULATIONS, time: float = 0.0,
                  c: float = DEFAULT_C, rollout: str = "random", depth: int = DEFAULT_DEPTH,
@@ -156,8 +157,7 @@ class ISMCTSAgent(SeededAgent):
             raise ValueError(f"steps must be a whole number from 0 (0: no limit), got {steps!r}")
         if late > 0 and guide == "none":
             raise ValueError(f"late={late} plays the guide's choice before the late game: give a guide, or late=0")
-        super().__init__(seed)
-        self.table = table
+        super().__init__(seed, table)
         self.simulations = simulations
         self.time = float(time)
         self.c = float(c)

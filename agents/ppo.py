@@ -134,10 +134,9 @@ class PPOAgent(PolicyAgent):
         deterministic: bool = True,
         seed: int | None = None,
     ) -> None:
-        super().__init__(deterministic, seed)
+        super().__init__(deterministic, seed, model_table(meta))
         self.policy = policy
         self.meta = meta
-        self.table = model_table(meta)
         self.featurize = Featurizer(meta["features"], self.table)
 
     def logits(self, observation: dict) -> np.ndarray:

@@ -6,7 +6,8 @@ from .base import SeededAgent, legal_ids
 
 
 class RandomAgent(SeededAgent):
-    """Picks uniformly among the legal actions, from its own seeded generator."""
+    """Picks uniformly among the legal actions, from its own seeded generator. Made for a table (as the
+    registry makes it), it refuses another table's observations; made with none, it plays at any."""
 
     name = "random"
 

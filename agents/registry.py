@@ -29,7 +29,7 @@ from typing import Any
 from sobek_env.game import Game, Table
 from sobek_env.registry import load_game
 
-from .base import Agent
+from .base import Agent, BaseAgent
 from .random_agent import RandomAgent
 
 AGENT_NAMES = ("random", "greedy", "heuristic", "ppo", "rllib", "ismcts", "human")
@@ -89,11 +89,18 @@ def make(
     ``num_players`` (default: the game's default), ``observation_mode`` (default ``original``) and
     ``rules`` (rules options) describe the table, or give ``table`` itself; a learned model must fit
     it. ``seed`` seeds agents that use chance. Raises ValueError for an unknown or malformed spec or
-    table and FileNotFoundError for a missing model file.
+    table and FileNotFoundError for a missing model file. The agent refuses the observations of any other
+    table with a :class:`~agents.base.TableMismatchError`.
     """
     name, args = parse_spec(spec)
     if table is None:
         table = load_game(game).table(num_players, observation_mode or "original", **(rules or {}))
+    agent = _make(name, spec, args, table, seed)
+    agent.spec = spec.strip()  # a mismatch's advice repeats it, options and all
+    return agent
+
+
+def _make(name: str, spec: str, args: list[str], table: Table, seed: int | None) -> BaseAgent:
     if name in MODEL_AGENTS:
         return _make_learned(name, spec, args, table, seed)
     if name == "ismcts":
@@ -107,7 +114,7 @@ def make(
         from .human import HumanAgent
 
         return HumanAgent(table)
-    return RandomAgent(seed=seed)
+    return RandomAgent(seed=seed, table=table)
 
 
 def baseline(game: Game, name: str) -> type:

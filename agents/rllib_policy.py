@@ -122,7 +122,8 @@ class RLlibAgent(PolicyAgent):
     name = "rllib"
 
     def __init__(self, net: MaskedNet, meta: dict, deterministic: bool = True, seed: int | None = None) -> None:
-        super().__init__(deterministic, seed)
+        table = load_game(meta["game"]).table(meta["num_players"], meta["observation_mode"], **meta.get("rules", {}))
+        super().__init__(deterministic, seed, table)
         self.net = net
         self.meta = meta
 

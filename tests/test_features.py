@@ -19,9 +19,9 @@ from sobek_env.sobek.observation import observation_size
 
 def decisions(num_players: int, seed: int, mode: str = "original", game: str = "sobek"):
     """(observation dict, the game's state) at every decision of one game of ``game`` between random players."""
-    env = sobek_env.SingleAgentEnv(make("random", seed=seed, game=game), game=game, num_players=num_players,
-                                   observation_mode=mode)
-    player = make("random", seed=seed + 1, game=game)
+    env = sobek_env.SingleAgentEnv(make("random", seed=seed, game=game, num_players=num_players), game=game,
+                                   num_players=num_players, observation_mode=mode)
+    player = make("random", seed=seed + 1, game=game, num_players=num_players, observation_mode=mode)
     observation, _ = env.reset(seed=seed)
     over = False
     while not over:
@@ -96,7 +96,8 @@ def test_the_feature_wrapper_gives_plain_gymnasium_users_what_a_model_reads() ->
     assert np.array_equal(observation, featurize(raw)) and env.action_masks().any()
     observation, *_ = env.step(int(np.flatnonzero(env.action_masks())[0]))
     assert np.array_equal(observation, featurize(env.unwrapped._last))
-    check_env(FeatureObservation(sobek_env.SingleAgentEnv(make("random", seed=2), num_players=3), "advice"),
+    check_env(FeatureObservation(sobek_env.SingleAgentEnv(make("random", seed=2, num_players=3), num_players=3),
+                                 "advice"),
               skip_render_check=True)
 
 
@@ -107,10 +108,10 @@ def test_a_game_without_an_agents_package_reads_the_raw_observation(monkeypatch:
 
     real = features.importlib.import_module
 
-    def without(name: str):
+    def without(name: str, package: str | None = None):  # loading kleopatra imports its compiled part too
         if name == "agents.kleopatra.features":
             raise ModuleNotFoundError(f"No module named {name!r}", name=name)
-        return real(name)
+        return real(name, package)
 
     monkeypatch.setattr(features.importlib, "import_module", without)
     assert feature_sets("kleopatra") == ("raw",)

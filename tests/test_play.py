@@ -46,11 +46,13 @@ def scripted(answers: list[str], game: str = "sobek", num_players: int = 2):
 
 
 def observation(state) -> dict:
+    """The seat to move's observation dict, as the environment gives it."""
     import numpy as np
 
-    mask = np.zeros(load_game("sobek").num_actions, dtype=np.int8)
+    game = load_game("sobek")
+    mask = np.zeros(game.num_actions, dtype=np.int8)
     mask[state.legal_actions()] = 1
-    return {"observation": None, "action_mask": mask}
+    return {"observation": game.observer(state.num_players).encode(state, state.current_player), "action_mask": mask}
 
 
 def test_human_chooses_by_number_or_name_and_refuses_the_rest() -> None:

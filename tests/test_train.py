@@ -45,7 +45,8 @@ def run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def play_game(agent: PPOAgent, num_players: int = 2, seed: int = 0, game: str = "sobek") -> list[int]:
-    env = sobek_env.SingleAgentEnv(make("random", game=game), num_players=num_players, game=game)
+    env = sobek_env.SingleAgentEnv(make("random", game=game, num_players=num_players), num_players=num_players,
+                                   game=game)
     observation, _ = env.reset(seed=seed)
     actions, over = [], False
     while not over:
@@ -201,7 +202,7 @@ def test_an_untrained_advised_policy_already_plays_as_the_heuristic(tmp_path: Pa
     agent = load_ppo(fresh_model(tmp_path, "advice", game=game, players=players))
     assert (agent.meta["game"], agent.meta["features"]) == (game, "advice")
     heuristic = make("heuristic", game=game, num_players=players)
-    opponents = [make("random", seed=1, game=game) for _ in range(players - 1)]
+    opponents = [make("random", seed=1, game=game, num_players=players) for _ in range(players - 1)]
     env = sobek_env.SingleAgentEnv(opponents, game=game, num_players=players)
     observation, _ = env.reset(seed=4)
     over, moves = False, 0

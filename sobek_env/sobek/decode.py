@@ -34,7 +34,7 @@ from .catalogue import (
     Rules,
     make_rules,
 )
-from .observation import _observe, observation_layout, observation_shapes
+from .observation import _observe, observation_layout, observation_shapes, observation_size
 from .phases import PHASES
 
 NUM_GOODS = len(GOODS)
@@ -123,6 +123,9 @@ class View:
         self.fits, self.members, self.kind_scarabs = rules_.fits, rules_.members, rules_.kind_scarabs
         self.kind_goods, self.catalogue = rules_.kind_goods, rules_.catalogue
         vector = np.asarray(observation["observation"])
+        size = observation_size(n)
+        if vector.shape != (size,):  # another table's vector would be read with this layout, without a word
+            raise ValueError(f"an observation for {n} players has {size} entries, got shape {vector.shape}")
         self.mask = observation["action_mask"]
         self.n = n
         read = None

@@ -275,3 +275,18 @@ def test_vectors_no_encoder_writes_decode_as_the_reference_reads_them(odd: float
         except (ValueError, OverflowError, IndexError) as error:  # the reference's own error, raised alike
             with pytest.raises(type(error)):
                 D.View(observation, 3)
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_a_vector_of_another_player_count_is_refused_not_read_with_this_layout(compiled: bool) -> None:
+    """Regression (issue 34): a 4-player vector was read with the 2-player layout, without a word."""
+    s = GameState.new(4, seed=3000)
+    observation = {"observation": O.Observer(4).encode(s, 0).copy(), "action_mask": mask_of(s)}
+    with pytest.MonkeyPatch.context() as patch:
+        if not compiled:
+            patch.setattr(D, "_observe", None)
+        for num_players, size in [(2, 692), (3, 875)]:
+            with pytest.raises(ValueError, match=rf"^an observation for {num_players} players has {size} entries, "
+                                                 r"got shape \(1058,\)$"):
+                D.View(observation, num_players)
+        assert D.View(observation, 4).n == 4
