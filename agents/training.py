@@ -1044,7 +1044,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         if exc.errno != errno.ENOSPC:
             raise
         where = f": {exc.filename!r}" if exc.filename else ""  # files are written aside: the last checkpoint is whole
-        print(f"train.py: error: {exc.strerror}{where}; free some space, then {resume_hint(out)}", file=sys.stderr)
+        print(f"train.py: error: {exc.strerror}{where}; free some space: {resume_hint(out)}", file=sys.stderr)
         sys.exit(1)
     finally:
         lock.release()

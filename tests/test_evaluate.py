@@ -592,8 +592,8 @@ def test_a_full_disk_while_training_is_said_in_one_line(tmp_path: Path, monkeypa
         training.main(["--out", str(tmp_path), "--players", "2"])
     assert exit_info.value.code == 1
     assert capsys.readouterr().err.splitlines() == [
-        f"train.py: error: No space left on device: {str(tmp_path / 'progress.csv')!r}; free some space, then "
-        f"python train.py --out {tmp_path} --resume continues from the start"]
+        f"train.py: error: No space left on device: {str(tmp_path / 'progress.csv')!r}; free some space: "
+        "the run had not started (nothing was written); the same command starts it"]
 
 
 def test_a_full_disk_while_writing_the_results_names_them_and_resume_writes_them(
