@@ -3,8 +3,8 @@ baselines' decision at every decision: the differential test of issue 37.
 
 Seeded games at 2, 3 and 4 players, in both observation modes, with the default rules and with options that
 move scarabs, green cards and families, are played by the baselines themselves (with some random moves, so
-positions they would not seek are met too); at every decision the greedy is asked on both sides, and every
-phase of the game must be reached. ``SOBEK_LONG=1`` plays
+positions they would not seek are met too); at every decision both the greedy and the heuristic (at several
+tolerances) are asked on both sides, and every phase of the game must be reached. ``SOBEK_LONG=1`` plays
 many more games. The native decision must not move when what the seat cannot see is re-dealt, and bad input
 gets one clear ValueError. The extension is built by the package's install (``make test`` installs it), so its
 absence is a failure here, not a skip.
@@ -80,8 +80,8 @@ def play(num_players: int, game: int, phases: Counter) -> int:
     rules = RULES[(game // 2) % 2]
     table = GAME.table(num_players, mode, **rules)
     rng = random.Random(1000 * num_players + game)
-    pairs = [Pair("greedy", table)]
-    driver = pairs[0].python  # who plays the game: a baseline, with some random moves
+    pairs = [Pair("greedy", table)] + [Pair("heuristic", table, tolerance=t) for t in TOLERANCES]
+    driver = pairs[game % len(pairs)].python  # who plays the game: a baseline, with some random moves
     state = GAME.new(num_players, seed=game, **rules)
     observer = GAME.observer(num_players, mode)
     mask = np.zeros(GAME.num_actions, dtype=np.int8)
@@ -109,7 +109,7 @@ def test_native_decisions_equal_the_python_baselines(num_players: int) -> None:
     native_module()
     phases: Counter = Counter()
     compared = sum(play(num_players, game, phases) for game in range(GAMES))
-    assert compared > 1500
+    assert compared > 3000
     missing = ALL_PHASES - set(phases)
     assert not missing, f"phases never reached at {num_players} players: {sorted(map(str, missing))}"
 
@@ -120,7 +120,7 @@ def test_native_decisions_ignore_what_the_seat_cannot_see(num_players: int) -> N
     rng = random.Random(num_players)
     for game, mode in enumerate(("original", "memory")):
         table = GAME.table(num_players, mode)
-        greedy, heuristic = agents.make("greedy", table=table), PYTHON_BASELINES["heuristic"](table)
+        greedy, heuristic = agents.make("greedy", table=table), agents.make("heuristic", table=table)
         state = GAME.new(num_players, seed=50 + game)
         observer = GAME.observer(num_players, mode)
         mask = np.zeros(GAME.num_actions, dtype=np.int8)
@@ -130,7 +130,8 @@ def test_native_decisions_ignore_what_the_seat_cannot_see(num_players: int) -> N
             if rng.random() < 0.3:
                 redealt = state.resample(state.current_player, random.Random(rng.random()))
                 again = observe(redealt, observer, mask)
-                assert greedy.act(again) == greedy.act(observation)
+                for agent in (greedy, heuristic):
+                    assert agent.act(again) == agent.act(observation)
                 checked += 1
             state.apply(heuristic.act(observation))
         assert checked > 20
@@ -138,13 +139,13 @@ def test_native_decisions_ignore_what_the_seat_cannot_see(num_players: int) -> N
 
 @pytest.fixture
 def decision():
-    """A greedy and an observation dict of a 3-player game in progress."""
+    """A heuristic and an observation dict of a 3-player game in progress."""
     table = GAME.table(3)
     state = GAME.new(3, seed=7)
     for _ in range(10):
         state.apply(state.legal_actions()[0])
     mask = np.zeros(GAME.num_actions, dtype=np.int8)
-    return agents.make("greedy", table=table), observe(state, GAME.observer(3), mask)
+    return agents.make("heuristic", table=table), observe(state, GAME.observer(3), mask)
 
 
 @pytest.mark.parametrize("bend", ["short", "float64", "strided", "nan", "negative", "no legal action", "list",
@@ -195,9 +196,13 @@ def test_sobek_pure_python_gives_the_python_baselines() -> None:
     assert out == ["HeuristicAgent", "GreedyAgent", "False"]
     out = subprocess.run([sys.executable, "-c", code], env={**os.environ, "SOBEK_PURE_PYTHON": "0"},
                          capture_output=True, text=True, check=True).stdout.split()
-    assert out == ["HeuristicAgent", "NativeGreedyAgent", "True"]
+    assert out == ["NativeHeuristicAgent", "NativeGreedyAgent", "True"]
 
 
 def test_the_native_agents_keep_the_python_interface() -> None:
-    greedy = agents.make("greedy", num_players=4, observation_mode="memory", seed=3)
-    assert greedy.name == "greedy" and isinstance(greedy, PYTHON_BASELINES["greedy"])
+    heuristic = agents.make("heuristic:tolerance=0.2", num_players=4, observation_mode="memory", seed=3)
+    assert heuristic.name == "heuristic" and heuristic.tolerance == 0.2
+    assert isinstance(heuristic, PYTHON_BASELINES["heuristic"])
+    assert isinstance(agents.make("greedy"), PYTHON_BASELINES["greedy"])
+    with pytest.raises(ValueError, match="tolerance"):
+        agents.make("heuristic:tolerance=2")

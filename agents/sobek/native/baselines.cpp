@@ -712,6 +712,8 @@ struct Greedy {
 
 }  // namespace greedy
 
+#include "heuristic.inc"
+
 // ---------------------------------------------------------------------- decoding (decode.View)
 
 // numpy's sum of a float64 vector (pairwise_sum: eight accumulators, then the rest in order)
@@ -933,10 +935,12 @@ int decide(const Table& t, int agent, double tolerance, const float* obs, const 
     int status = decode(t, obs, mask, v, bad_entry);
     if (status) return status;
     int action;
-    (void)tolerance;  // the heuristic's, not compiled yet
-    if (agent != GREEDY) return BAD_AGENT;
-    greedy::Greedy g(t, v);
-    action = g.act();
+    if (agent == GREEDY) {
+        greedy::Greedy g(t, v);
+        action = g.act();
+    } else {
+        action = heuristic::decide(t, v, tolerance);
+    }
     return legal(v, action) ? action : fallback;  // a safety net: every handler aims at a legal id
 }
 
