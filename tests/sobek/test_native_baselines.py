@@ -3,11 +3,11 @@ baselines' decision at every decision: the differential test of issue 37.
 
 Seeded games at 2, 3 and 4 players, in both observation modes, with the default rules and with options that
 move scarabs, green cards and families, are played by the baselines themselves (with some random moves, so
-positions they would not seek are met too); at every decision both the greedy and the heuristic (at several
-tolerances) are asked on both sides, and every phase of the game must be reached. ``SOBEK_LONG=1`` plays
-many more games. The native decision must not move when what the seat cannot see is re-dealt, and bad input
-gets one clear ValueError. The extension is built by the package's install (``make test`` installs it), so its
-absence is a failure here, not a skip.
+positions they would not seek are met too) or by random moves alone; at every decision both the greedy and
+the heuristic (at several tolerances) are asked on both sides, and every phase of the game must be reached.
+``SOBEK_LONG=1`` plays ten times more games. The native decision must not move when what the seat cannot see
+is re-dealt, and bad input gets one clear ValueError. The extension is built by the package's install (``make
+test`` installs it), so its absence is a failure here, not a skip.
 """
 
 from __future__ import annotations
@@ -81,7 +81,9 @@ def play(num_players: int, game: int, phases: Counter) -> int:
     table = GAME.table(num_players, mode, **rules)
     rng = random.Random(1000 * num_players + game)
     pairs = [Pair("greedy", table)] + [Pair("heuristic", table, tolerance=t) for t in TOLERANCES]
-    driver = pairs[game % len(pairs)].python  # who plays the game: a baseline, with some random moves
+    # who plays the game: a baseline with some random moves, or (one game in seven) random moves alone
+    drivers = [pair.python for pair in pairs] + [None]
+    driver = drivers[game % len(drivers)]
     state = GAME.new(num_players, seed=game, **rules)
     observer = GAME.observer(num_players, mode)
     mask = np.zeros(GAME.num_actions, dtype=np.int8)
@@ -100,7 +102,7 @@ def play(num_players: int, game: int, phases: Counter) -> int:
             assert type(got) is int
             compared += 1
         legal = state.legal_actions()
-        state.apply(driver.act(observation) if rng.random() < 0.8 else rng.choice(legal))
+        state.apply(driver.act(observation) if driver and rng.random() < 0.8 else rng.choice(legal))
     return compared
 
 
@@ -124,7 +126,7 @@ def test_native_decisions_ignore_what_the_seat_cannot_see(num_players: int) -> N
         state = GAME.new(num_players, seed=50 + game)
         observer = GAME.observer(num_players, mode)
         mask = np.zeros(GAME.num_actions, dtype=np.int8)
-        checked = 0
+        checked = moved = 0
         while not state.is_over:
             observation = observe(state, observer, mask)
             if rng.random() < 0.3:
@@ -133,8 +135,9 @@ def test_native_decisions_ignore_what_the_seat_cannot_see(num_players: int) -> N
                 for agent in (greedy, heuristic):
                     assert agent.act(again) == agent.act(observation)
                 checked += 1
+                moved += redealt.to_json() != state.to_json()  # something hidden did move
             state.apply(heuristic.act(observation))
-        assert checked > 20
+        assert checked > 20 and moved > checked // 2
 
 
 @pytest.fixture
@@ -178,6 +181,22 @@ def test_bad_input_gets_a_clear_value_error(decision, bend: str) -> None:
     assert "\n" not in str(caught.value) and len(str(caught.value)) < 200
     assert np.array_equal(vector, before)
     assert agent.act(observation) in np.flatnonzero(mask)  # the agent still works
+
+
+@pytest.mark.parametrize("num_players", [2, 3, 4])
+def test_any_vector_of_valid_entries_gets_a_legal_action(num_players: int) -> None:
+    """Vectors no game makes (random counts, random phases, random masks) get a legal action, never a crash."""
+    rng = np.random.default_rng(num_players)
+    table = GAME.table(num_players)
+    greedy, heuristic = agents.make("greedy", table=table), agents.make("heuristic", table=table)
+    size = GAME.observer(num_players).buffer.size
+    for trial in range(600):
+        high = (2, 4, 101)[trial % 3]
+        vector = (rng.integers(0, high, size) * (rng.random(size) < 0.3)).astype(np.float32)
+        mask = (rng.random(GAME.num_actions) < 0.2).astype(np.int8)
+        mask[rng.integers(GAME.num_actions)] = 1
+        for agent in (greedy, heuristic):
+            assert mask[agent.act({"observation": vector, "action_mask": mask})]
 
 
 def test_the_mask_may_be_any_array_of_flags(decision) -> None:
