@@ -41,6 +41,8 @@ cdef extern from "agents/sobek/native/baselines.hpp" namespace "sobek_native":
 cdef extern from "agents/sobek/native/baselines.hpp":
     int native_decode "sobek_native::decode" (const Table& table, const float* obs, const uint8_t* mask, View& view,
                                               int* bad_entry) nogil
+    int native_advise "sobek_native::advise" (const Table& table, double tolerance, const float* obs,
+                                              const uint8_t* mask, float* out, int* bad_entry) nogil
     int native_decide "sobek_native::decide" (const Table& table, int agent, double tolerance, const float* obs,
                                               const uint8_t* mask, int* bad_entry) nogil
 

@@ -13,7 +13,7 @@ from sobek_env.sobek.catalogue import NUM_KINDS, make_rules
 from sobek_env.sobek.actions import NUM_ACTIONS as _NUM_ACTIONS
 from sobek_env.sobek.observation import observation_layout, observation_size
 
-from cpython.buffer cimport PyBUF_C_CONTIGUOUS, PyBUF_FORMAT, PyBuffer_Release, PyObject_GetBuffer
+from cpython.buffer cimport PyBUF_C_CONTIGUOUS, PyBUF_FORMAT, PyBUF_WRITABLE, PyBuffer_Release, PyObject_GetBuffer
 from libc.stdint cimport uint8_t
 
 AGENTS = {"greedy": GREEDY, "heuristic": HEURISTIC}
@@ -87,6 +87,47 @@ def decide(NativeTable table, str agent, double tolerance, observation) -> int:
     if action == NO_LEGAL_ACTION:
         raise ValueError("the action mask has no legal action: there is nothing to decide")
     raise ValueError(f"the native baseline refused the table or agent (code {action})")
+
+
+def advise(NativeTable table, double tolerance, observation, out) -> int:
+    """:class:`agents.sobek.features.Advice`'s entries for ``observation`` (the heuristic at ``tolerance``)
+    written into ``out`` (a zeroed float32 vector of ``2 * NUM_ACTIONS + num_players + 4`` entries); returns the
+    advised action. ValueError for input it cannot read."""
+    cdef int action, bad = -1
+    cdef Py_buffer x, m, o
+    if not 0.0 <= tolerance <= 1.0:
+        raise ValueError(f"tolerance must be from 0 to 1, got {tolerance}")
+    vector, mask = observation["observation"], observation["action_mask"]
+    if not _float32_vector(vector, &x, table.size):
+        _refuse_vector(vector, table)
+    try:
+        if not _flags(mask, &m):
+            mask = np.ascontiguousarray(np.asarray(mask) != 0)
+            _flags(mask, &m)
+        try:
+            if m.len != NUM_ACTIONS:
+                raise ValueError(f"the action mask must have {NUM_ACTIONS} entries, got shape {np.shape(mask)}")
+            PyObject_GetBuffer(out, &o, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE)
+            try:
+                if o.itemsize != 4 or o.format[0] != b"f" or o.len != 4 * (2 * NUM_ACTIONS + table.num_players + 4):
+                    raise ValueError(f"the advice goes into a float32 vector of {2 * NUM_ACTIONS + table.num_players + 4}"
+                                     f" entries at {table.num_players} players")
+                with nogil:
+                    action = native_advise(table.table, tolerance, <const float*>x.buf, <const uint8_t*>m.buf,
+                                           <float*>o.buf, &bad)
+            finally:
+                PyBuffer_Release(&o)
+        finally:
+            PyBuffer_Release(&m)
+    finally:
+        PyBuffer_Release(&x)
+    if action >= 0:
+        return action
+    if action == BAD_ENTRY:
+        raise ValueError(f"observation entry {bad} is {vector[bad]}: every entry must be a number from 0 to 100")
+    if action == NO_LEGAL_ACTION:
+        raise ValueError("the action mask has no legal action: there is nothing to advise")
+    raise ValueError(f"the native heuristic refused the table (code {action})")
 
 
 cdef bint _float32_vector(object vector, Py_buffer* x, Py_ssize_t size):

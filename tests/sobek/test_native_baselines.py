@@ -4,7 +4,8 @@ baselines' decision at every decision: the differential test of issue 37.
 Seeded games at 2, 3 and 4 players, in both observation modes, with the default rules and with options that
 move scarabs, green cards and families, are played by the baselines themselves (with some random moves, so
 positions they would not seek are met too) or by random moves alone; at every decision both the greedy and
-the heuristic (at several tolerances) are asked on both sides, and every phase of the game must be reached.
+the heuristic (at several tolerances) are asked on both sides, the ``advice`` features are written on both
+sides, and every phase of the game must be reached.
 ``SOBEK_LONG=1`` plays ten times more games. The native decision must not move when what the seat cannot see
 is re-dealt, and bad input gets one clear ValueError. The extension is built by the package's install (``make
 test`` installs it), so its absence is a failure here, not a skip.
@@ -23,6 +24,7 @@ import pytest
 
 import agents
 from agents.sobek import PYTHON_BASELINES
+from agents.sobek.features import Advice, advice_size
 from agents.sobek.heuristic import BEST
 from sobek_env.sobek import GAME
 from sobek_env.sobek.phases import PHASES
@@ -74,6 +76,15 @@ def same_numbers(observation: dict, table, native_table) -> None:
         assert repr(value) == repr(getattr(view, name)), (name, value, getattr(view, name))
 
 
+def same_advice(observation: dict, advice: Advice) -> None:
+    """The ``advice`` features written natively are the Python reference's, bit for bit."""
+    expected = np.zeros(advice_size(advice.table.num_players), dtype=np.float32)
+    got = np.zeros_like(expected)
+    advice.python_call(observation, expected)
+    advice(observation, got)
+    assert np.array_equal(got.view(np.uint32), expected.view(np.uint32)), (np.flatnonzero(got != expected))
+
+
 def play(num_players: int, game: int, phases: Counter) -> int:
     """Play one seeded game, comparing every baseline at every decision; return the decisions compared."""
     mode = ("original", "memory")[game % 2]
@@ -88,11 +99,14 @@ def play(num_players: int, game: int, phases: Counter) -> int:
     observer = GAME.observer(num_players, mode)
     mask = np.zeros(GAME.num_actions, dtype=np.int8)
     native_table = native_module().NativeTable(num_players, rules)
+    advice = Advice(table)
+    assert advice._native is not None, "the advice features do not use the native heuristic"
     compared = 0
     while not state.is_over:
         observation = observe(state, observer, mask)
         phases[GAME.decode(observation, table).phase] += 1
         same_numbers(observation, table, native_table)
+        same_advice(observation, advice)
         for pair in pairs:
             expected = pair.python.act(observation)
             got = pair.native.act(observation)

@@ -951,4 +951,17 @@ int decide(const Table& t, int agent, double tolerance, const float* obs, const 
     return legal(v, action) ? action : fallback;  // a safety net: every handler aims at a legal id
 }
 
+int advise(const Table& t, double tolerance, const float* obs, const uint8_t* mask, float* out,
+           int* bad_entry) noexcept {
+    if (t.n < 2 || t.n > MAX_PLAYERS) return BAD_TABLE;
+    int fallback = -1;
+    for (int a = 0; a < NUM_ACTIONS && fallback < 0; ++a)
+        if (mask[a]) fallback = a;
+    if (fallback < 0) return NO_LEGAL_ACTION;
+    View v;
+    int status = decode(t, obs, mask, v, bad_entry);
+    if (status) return status;
+    return heuristic::advise(t, v, tolerance, out);
+}
+
 }  // namespace sobek_native

@@ -59,6 +59,11 @@ bool make_table(Table& table, int num_players, const int* kind_goods, const int*
 int decide(const Table& table, int agent, double tolerance, const float* obs, const uint8_t* mask,
            int* bad_entry = nullptr) noexcept;
 
+// The ``advice`` features of agents/sobek/features.py (the heuristic at ``tolerance``): 2 * NUM_ACTIONS + n + 4
+// floats written into ``out``, which the caller zeroes; returns the advised action, or a Refusal.
+int advise(const Table& table, double tolerance, const float* obs, const uint8_t* mask, float* out,
+           int* bad_entry = nullptr) noexcept;
+
 // The decoded fields the baselines read (for the tests: compared with decode.View field for field).
 struct View {
     int n;
