@@ -6,7 +6,7 @@ STAMP   = $(VENV)/.installed
 
 .PHONY: install test test-lower test-ray rllib-bar demo docs lint stress stress-sobek stress-kleopatra clean
 
-$(STAMP): pyproject.toml constraints.txt setup.py $(wildcard sobek_env/*/_observe.pyx)
+$(STAMP): pyproject.toml constraints.txt setup.py $(wildcard sobek_env/*/_observe.pyx agents/*/_*.pyx agents/*/native/*)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet -c constraints.txt -e ".[dev]"
 	touch $(STAMP)

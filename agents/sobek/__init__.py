@@ -1,8 +1,15 @@
-"""Sobek's baseline agents (``greedy``, ``heuristic``) and the derived features its learned agents read."""
+"""Sobek's baseline agents (``greedy``, ``heuristic``) and the derived features its learned agents read.
+
+``BASELINES`` is what ``agents.make`` builds: the compiled twins (:mod:`agents.sobek.native_agents`) where
+they were built, the Python reference otherwise or with ``SOBEK_PURE_PYTHON=1``; ``PYTHON_BASELINES`` is
+always the reference.
+"""
 
 from .greedy import GreedyAgent
 from .heuristic import HeuristicAgent
+from .native_agents import NATIVE, NativeGreedyAgent, NativeHeuristicAgent
 
-BASELINES = {"greedy": GreedyAgent, "heuristic": HeuristicAgent}
+PYTHON_BASELINES = {"greedy": GreedyAgent, "heuristic": HeuristicAgent}
+BASELINES = {"greedy": NativeGreedyAgent, "heuristic": NativeHeuristicAgent} if NATIVE else PYTHON_BASELINES
 
-__all__ = ["BASELINES", "GreedyAgent", "HeuristicAgent"]
+__all__ = ["BASELINES", "PYTHON_BASELINES", "GreedyAgent", "HeuristicAgent"]

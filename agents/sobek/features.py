@@ -7,7 +7,8 @@
     race (rules §8): own corruption, each opponent's estimated corruption, the lead in
     corruption, the turns left, the expected round points and what the most-corrupt
     penalty would cost now. The network starts from the heuristic's judgement and
-    learns where to depart from it. All of it is computed from the observation alone.
+    learns where to depart from it. All of it is computed from the observation alone, in compiled code
+    where the native baselines were built (agents/sobek/native/).
 
 The derived entries are already on a small scale (tens of points, as tenths) and may
 be negative, so :class:`agents.ppo.Log1pFeatures` squashes only the observation part.
@@ -22,7 +23,8 @@ from sobek_env.sobek.actions import NUM_ACTIONS
 from sobek_env.sobek.catalogue import CURSE_WEIGHT
 from sobek_env.sobek.scoring import penalised_position
 
-from .heuristic import advise
+from .heuristic import BEST, advise
+from .native_agents import NATIVE, _baselines
 
 DEFAULT_FEATURES = "advice"
 POINTS = 10.0     # derived points and corruption are given in tens
@@ -40,14 +42,24 @@ def advice_size(num_players: int) -> int:
 
 
 class Advice:
-    """Writes the ``advice`` features of an observation dict at ``table`` into ``out``."""
+    """Writes the ``advice`` features of an observation dict at ``table`` into ``out`` (zeroed): in compiled
+    code where the native baselines were built (the same floats, ``tests/sobek/test_native_baselines.py``),
+    else by :meth:`python_call`, the reference."""
 
     advice_slice = (0, NUM_ACTIONS)  # where the heuristic's choice (one-hot) lies in the derived entries
 
     def __init__(self, table: Table) -> None:
         self.table = table
+        self._native = _baselines.NativeTable(table.num_players, table.rules) if NATIVE else None
 
     def __call__(self, observation: dict, out: np.ndarray) -> None:
+        if self._native is not None:
+            _baselines.advise(self._native, BEST, observation, out)
+        else:
+            self.python_call(observation, out)
+
+    def python_call(self, observation: dict, out: np.ndarray) -> None:
+        """:meth:`__call__` in Python."""
         action, options, m = advise(observation, self.table)
         out[action] = 1.0
         values = out[NUM_ACTIONS:2 * NUM_ACTIONS]

@@ -1,0 +1,46 @@
+"""Sobek's baselines at native speed: ``greedy`` and ``heuristic`` deciding in C++ (agents/sobek/native/).
+
+The agents here are the Python baselines' subclasses, with the same names, options and checks; only ``act``
+changes: it hands the seat's observation dict to the compiled twin (``agents.sobek._baselines``), which decodes
+the vector as :class:`sobek_env.sobek.decode.View` does and plans as the Python baseline does, so it returns
+the same action id (``tests/sobek/test_native_baselines.py``). The Python baselines stay the reference, and
+what reads the heuristic's reasoning rather than its choice (:func:`agents.sobek.heuristic.advise`, used by the
+advice features) stays Python. :data:`NATIVE` is False where the extension was not built, or where
+``SOBEK_PURE_PYTHON=1`` asks for the Python paths; ``agents.make`` then builds the Python agents.
+"""
+
+from __future__ import annotations
+
+from sobek_env.compiled import extension
+from sobek_env.game import Table
+
+from .greedy import GreedyAgent
+from .heuristic import BEST, HeuristicAgent
+
+_baselines = extension("._baselines", __package__)
+NATIVE = _baselines is not None
+
+
+class NativeGreedyAgent(GreedyAgent):
+    """:class:`GreedyAgent` deciding in compiled code."""
+
+    def __init__(self, table: Table, seed: int | None = None) -> None:
+        super().__init__(table, seed)
+        self._native = _baselines.NativeTable(table.num_players, table.rules)
+
+    def act(self, observation: dict) -> int:
+        return _baselines.decide(self._native, "greedy", 0.0, observation)
+
+
+class NativeHeuristicAgent(HeuristicAgent):
+    """:class:`HeuristicAgent` deciding in compiled code, at its ``tolerance``."""
+
+    def __init__(self, table: Table, tolerance: float = BEST, seed: int | None = None) -> None:
+        super().__init__(table, tolerance, seed)
+        self._native = _baselines.NativeTable(table.num_players, table.rules)
+
+    def act(self, observation: dict) -> int:
+        return _baselines.decide(self._native, "heuristic", self.tolerance, observation)
+
+
+__all__ = ["NATIVE", "NativeGreedyAgent", "NativeHeuristicAgent"]
