@@ -14,6 +14,7 @@ import os
 import random
 import subprocess
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 import numpy as np
@@ -258,3 +259,50 @@ def test_the_package_exposes_it_and_sobek_pure_python_turns_it_off() -> None:
     done = subprocess.run([sys.executable, "-c", code], env={**os.environ, "SOBEK_PURE_PYTHON": "1"},
                           cwd=Path(__file__).parents[2], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "True"
+
+
+def _same_resamples(py: GameState, seeds: Iterable[int]) -> None:
+    nat = NativeState.from_python(py)
+    for seed in seeds:
+        for seat in range(py.num_players):
+            _check_resample(py, nat, seed * py.num_players + seat)
+
+
+def test_resample_matches_inside_every_sub_decision_of_played_games() -> None:
+    phases = set()
+    for i in range(24 if not LONG else 400):
+        n, seed, options, policy = _game_setup(i)
+        py = GameState.new(n, seed=seed, **options)
+        rng = random.Random(seed)
+        while not py.is_over:
+            legal = py.legal_actions()
+            py.apply(rng.choices(legal, policy.weights(py, legal))[0])
+            if py.phase is not None and rng.random() < 0.2:
+                phases.add(py.phase)
+                _same_resamples(py, [rng.randrange(10**6)])
+    assert {"set", "token", "horizontal", "horizontal_set", "scribe", "vizier_card"} <= phases
+
+
+def test_resample_matches_on_the_resample_tests_positions() -> None:
+    """Remembered cards, the searched pile, the tokens a seat looked through, an opponent building a set."""
+    from .scenario import act, build
+
+    memory = {"players": [{"hand": ["wheat-plain"]},
+                          {"hand": ["ivory-scarab", "ebony-plain", "queen", "cattle-start"],
+                           "corruption": ["fish-plain", "marble-plain"]}],
+              "nile": ["wheat-scarab", "thief", "amulet"], "deck": ["fish-scarab", "courtesan", "ebony-scarab"],
+              "tokens": ["flood", "deceit"]}
+    s = build(memory)
+    doc = json.loads(s.to_json())
+    doc["memory"] = [{"hands": [[], ["ivory-scarab", "fish-plain"]], "piles": [[], ["fish-plain"]]}, {}]
+    _same_resamples(GameState.from_json(json.dumps(doc)), range(40))
+    s = build({"players": [{"hand": ["vizier"]}, {"corruption": ["ivory-scarab", "queen", "fish-start"]}],
+               "nile": ["wheat-scarab"], "tokens": ["flood", "curse", "deceit"]})
+    _same_resamples(act(s, "character:vizier", "player:1"), range(20))
+    s = build({"players": [{"hand": ["ivory-scarab", "ivory-plain", "amulet", "fish-plain"]}, {}],
+               "nile": ["wheat-scarab"], "tokens": ["flood", "curse", "deceit"]})
+    _same_resamples(act(s, "set:ivory", "card:ivory-scarab", "card:ivory-plain", "card:amulet", "done"), range(20))
+    _same_resamples(act(s, "token:flood"), range(20))
+    s = build({"players": [{}, {"hand": ["ivory-scarab", "ivory-plain", "amulet", "fish-plain", "cattle-scarab"]}],
+               "current_player": 1, "nile": ["wheat-scarab"]})
+    _same_resamples(act(s, "set:ivory", "card:ivory-scarab"), range(40))
