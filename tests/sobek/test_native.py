@@ -19,10 +19,16 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from sobek_env import GameState, IllegalActionError, StateFormatError
+from sobek_env.sobek.jsonstate import to_document
 from sobek_env.sobek.observation import Observer, encode_state, observation_size, state_size
 from sobek_env.sobek.stress import PROFILES, WEIGHTS, Policy, random_rules
+
+from .scenario import act, build
+from .test_fuzz import action_values, mutate, states
 
 native = pytest.importorskip("sobek_env.sobek._native", reason="the native engine was not built")
 NativeState = native.NativeState
@@ -45,12 +51,15 @@ def _same_observations(py: GameState, nat: NativeState, observers: dict) -> None
     for mode, observer in observers.items():
         for seat in range(n):
             nat.encode(out, seat, mode == "memory")
-            np.testing.assert_array_equal(out, observer.encode(py, seat), err_msg=f"seat {seat}, {mode}")
+            expected = observer.encode(py, seat)
+            if not np.array_equal(out, expected):  # the full report only on failure: it costs at every step
+                np.testing.assert_array_equal(out, expected, err_msg=f"seat {seat}, {mode}")
 
 
 def _same(py: GameState, nat: NativeState) -> None:
+    """The same legal actions, document (as the dict to_json dumps) and public properties."""
     assert nat.legal_actions() == py.legal_actions()
-    assert nat.to_json() == py.to_json()
+    assert to_document(nat.to_python()) == to_document(py)
     assert (nat.current_player, nat.is_over, nat.scores, nat.winners, nat.round, nat.phase) == (
         py.current_player, py.is_over, py.scores, py.winners, py.round, py.phase)
 
@@ -89,7 +98,7 @@ def test_random_games_are_the_same_game_on_both_engines(block: int) -> None:
                 py.log, nat.log = py_log, nat_log
             if step == resample_at or step % 97 == 0:
                 _check_resample(py, nat, seed + step)
-        assert nat.log == py.log
+        assert nat.log == py.log and nat.to_json() == py.to_json()
         np.testing.assert_array_equal(nat.state_vector(), encode_state(py))
         _check_resample(py, nat, seed)
 
@@ -285,8 +294,6 @@ def test_resample_matches_inside_every_sub_decision_of_played_games() -> None:
 
 def test_resample_matches_on_the_resample_tests_positions() -> None:
     """Remembered cards, the searched pile, the tokens a seat looked through, an opponent building a set."""
-    from .scenario import act, build
-
     memory = {"players": [{"hand": ["wheat-plain"]},
                           {"hand": ["ivory-scarab", "ebony-plain", "queen", "cattle-start"],
                            "corruption": ["fish-plain", "marble-plain"]}],
@@ -306,3 +313,89 @@ def test_resample_matches_on_the_resample_tests_positions() -> None:
     s = build({"players": [{}, {"hand": ["ivory-scarab", "ivory-plain", "amulet", "fish-plain", "cattle-scarab"]}],
                "current_player": 1, "nile": ["wheat-scarab"]})
     _same_resamples(act(s, "set:ivory", "card:ivory-scarab"), range(40))
+
+
+# ---------------------------------------------------------------------- junk through the bindings (hypothesis)
+
+JUNK = settings(max_examples=4000 if LONG else 100, deadline=None,
+                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much])
+
+
+@given(state=states, value=action_values)
+@JUNK
+def test_junk_actions_get_the_python_engines_answer(state: GameState, value) -> None:
+    nat = NativeState.from_python(state)
+    before = nat.to_json()
+    try:
+        state.apply(value)
+    except IllegalActionError as exc:
+        with pytest.raises(IllegalActionError) as got:
+            nat.apply(value)
+        assert str(got.value) == str(exc)
+        assert nat.to_json() == before
+        return
+    nat.apply(value)
+    assert nat.to_json() == state.to_json()
+
+
+@given(state=states, data=st.data(), mutations=st.integers(1, 4))
+@JUNK
+def test_mutated_documents_load_alike_or_fail_alike(state: GameState, data: st.DataObject, mutations: int) -> None:
+    doc = json.loads(state.to_json())
+    for _ in range(mutations):
+        mutate(doc, data)
+    text = json.dumps(doc)
+    try:
+        py = GameState.from_json(text)
+    except StateFormatError as exc:
+        with pytest.raises(StateFormatError) as got:
+            NativeState.from_json(text)
+        assert str(got.value) == str(exc)
+        return
+    nat = NativeState.from_json(text)
+    rng = random.Random(len(text))
+    for _ in range(30):
+        _same(py, nat)
+        if py.is_over:
+            break
+        action = rng.choice(py.legal_actions())
+        py.apply(action)
+        nat.apply(action)
+    out = np.zeros(observation_size(py.num_players), dtype=np.float32)
+    for seat in range(py.num_players):
+        nat.encode(out, seat, True)
+        np.testing.assert_array_equal(out, Observer(py.num_players, "memory").encode(py, seat))
+    _check_resample(py, nat, len(text))
+
+
+@given(state=states, seat=st.one_of(st.integers(), st.floats(), st.none(), st.booleans(), st.text(max_size=2)),
+       size=st.integers(-1, 2000), dtype=st.sampled_from([np.float32, np.float64, np.int32]))
+@JUNK
+def test_encode_and_resample_refuse_junk_without_crashing(state: GameState, seat, size: int, dtype) -> None:
+    nat = NativeState.from_python(state)
+    n = nat.num_players
+    fits = isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < n
+    buffer = np.full(max(size, 0), 7, dtype=dtype)
+    if fits and size == observation_size(n) and dtype is np.float32:
+        nat.encode(buffer, seat, False)
+        np.testing.assert_array_equal(buffer, Observer(n, "original").encode(state, seat))
+    else:
+        with pytest.raises((ValueError, TypeError)):
+            nat.encode(buffer, seat, False)
+        assert (buffer == 7).all()
+    if fits:
+        assert nat.resample(seat, 5).to_json() == state.resample(seat, 5).to_json()
+    else:
+        with pytest.raises(ValueError, match="player must be a seat"):
+            nat.resample(seat, 5)
+
+
+def test_from_python_refuses_a_broken_state_before_it_reaches_the_engine() -> None:
+    py = GameState.new(2, seed=1)
+    py.hands[0][0] = 200  # more cards than exist
+    with pytest.raises(ValueError, match="not sound"):
+        NativeState.from_python(py)
+    py = GameState.new(2, seed=1)
+    py.nile = [99]
+    with pytest.raises(ValueError, match="not sound"):
+        NativeState.from_python(py)
