@@ -12,6 +12,7 @@ cdef extern from "native/engine.hpp" namespace "sobek_native":
         void get_state(uint32_t*, int*) nogil
         void set_state(const uint32_t*, int) nogil
         uint64_t getrandbits(int) nogil
+        uint64_t randbelow(uint64_t) nogil
 
 
 cdef extern from "native/engine.hpp" namespace "sobek_native::sobek":

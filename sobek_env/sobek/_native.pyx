@@ -46,6 +46,9 @@ from .phases import (
 from .scoring import TableSet as PyTableSet
 from .state import EVENTS, GameState
 
+from cpython.list cimport PyList_New, PyList_SET_ITEM
+from cpython.long cimport PyLong_AsLongAndOverflow
+from cpython.ref cimport Py_INCREF
 from libc.stdint cimport int8_t, uint32_t, uint64_t
 from libc.string cimport memset
 
@@ -56,6 +59,7 @@ cdef int MAX_MARKER = 1 << 30  # far above any score; keeps every sum of points 
 assert _NUM_KINDS == NUM_KINDS and _MAX_PLAYERS == MAX_PLAYERS and A.NUM_ACTIONS == NUM_ACTIONS
 assert len(EVENTS) == NUM_EVENTS and len(PHASES) == NUM_PHASES and PHASES[TURN_START] is TurnStart
 cdef dict PHASE_ID = {phase: i for i, phase in enumerate(PHASES)}
+cdef tuple ACTION_IDS = tuple(range(NUM_ACTIONS))
 cdef tuple PHASE_NAMES = tuple(None if phase is TurnStart else phase.name for phase in PHASES)
 
 
@@ -398,8 +402,13 @@ cdef class NativeState:
 
     def legal_actions(self) -> list:
         """The sorted legal action ids for ``current_player`` ([] once the game is over)."""
-        cdef int count = self._fill_legal()
-        return [self._legal[i] for i in range(count)]
+        cdef int count = self._fill_legal(), i
+        cdef list out = PyList_New(count)  # filled in place: this runs at every step of a Python loop
+        for i in range(count):
+            item = ACTION_IDS[self._legal[i]]
+            Py_INCREF(item)  # PyList_SET_ITEM takes the reference over
+            PyList_SET_ITEM(out, i, item)
+        return out
 
     def apply(self, action) -> None:
         """Play ``action`` for ``current_player``; IllegalActionError, the state unchanged, for anything but
@@ -409,10 +418,10 @@ cdef class NativeState:
                 raise IllegalActionError(
                     f"an action must be an integer id from 0 to {NUM_ACTIONS - 1}, got {action!r}")
             action = int(action)
-        cdef int count = self._fill_legal(), a, i
+        cdef int overflow = 0, count = self._fill_legal(), i
+        cdef long a = PyLong_AsLongAndOverflow(action, &overflow)  # huge ints: overflow set, no error
         cdef bint found = False
-        if 0 <= action < NUM_ACTIONS:
-            a = action
+        if not overflow and 0 <= a < NUM_ACTIONS:
             for i in range(count):
                 if self._legal[i] == a:
                     found = True
@@ -616,3 +625,30 @@ def from_python(state: GameState) -> NativeState:
 def from_json(text: str | bytes) -> NativeState:
     """:meth:`NativeState.from_json`."""
     return NativeState.from_json(text)
+
+
+def random_playouts(int games, int num_players, uint64_t seed) -> int:
+    """Play ``games`` whole games of uniformly random legal actions natively (no Python between steps, the GIL
+    released), game ``i`` dealt from seed ``seed + i``; returns the actions played. The engine's own speed,
+    for benchmarks; the choices come from a generator seeded with ``seed``."""
+    if not 2 <= num_players <= MAX_PLAYERS:
+        raise ValueError(f"num_players must be from 2 to {MAX_PLAYERS}, got {num_players}")
+    if games < 0:
+        raise ValueError(f"games must be non-negative, got {games}")
+    rules = make_rules(num_players)
+    cdef State state
+    cdef PyRandom choices
+    cdef int actions[76]
+    cdef int count, i
+    cdef long steps = 0
+    _rules(rules, &state.rules)
+    choices.seed(seed)
+    with nogil:
+        for i in range(games):
+            state.rng.seed(seed + <uint64_t>i)
+            new_game(state)
+            while not state.over:
+                count = legal(state, actions)
+                apply(state, actions[choices.randbelow(count)])
+                steps += 1
+    return steps

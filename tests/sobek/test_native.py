@@ -399,3 +399,17 @@ def test_from_python_refuses_a_broken_state_before_it_reaches_the_engine() -> No
     py.nile = [99]
     with pytest.raises(ValueError, match="not sound"):
         NativeState.from_python(py)
+
+
+def test_random_playouts_play_the_games_python_plays_with_the_same_choices() -> None:
+    for n in (2, 3, 4):
+        choices, steps = random.Random(40), 0
+        for i in range(3):
+            s = GameState.new(n, seed=40 + i)
+            while not s.is_over:
+                s.apply(choices.choice(s.legal_actions()))  # choice draws randbelow(len), as the native loop
+                steps += 1
+        assert native.random_playouts(3, n, 40) == steps
+    for args in ((1, 5, 0), (1, 1, 0), (-1, 2, 0)):
+        with pytest.raises(ValueError):
+            native.random_playouts(*args)

@@ -147,7 +147,11 @@ struct RoundEntry {  // one scored round's public summary (state.round_log)
 
 struct State {
     Rules rules;
-    PyRandom rng;
+    // Left unseeded when a State is made (seeding costs more than the rest of a state): every State gets its
+    // generator seeded, set or copied before any draw. PyRandom is trivially copyable, so copies stay plain.
+    union {
+        PyRandom rng;
+    };
     int32_t round = 1, first_player = 0, current_player = 0, extra_turns = 0;
     bool over = false;
     int32_t markers[MAX_PLAYERS];
@@ -171,6 +175,8 @@ struct State {
     bool logging = false;
     int8_t events_len = 0;
     uint8_t events[EVENTS_PER_APPLY];
+
+    State() {}
 
     int n() const { return rules.num_players; }
     int deck_size() const { return deck_end - deck_top; }
