@@ -22,12 +22,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sobek_env import GameState, IllegalActionError, StateFormatError
+from sobek_env import GameState, IllegalActionError, StateFormatError, action_id
 from sobek_env.sobek.jsonstate import to_document
 from sobek_env.sobek.observation import Observer, encode_state, observation_size, state_size
 from sobek_env.sobek.stress import PROFILES, WEIGHTS, Policy, random_rules
 
-from .scenario import act, build
+from .scenario import act, build, spec
 from .test_fuzz import action_values, mutate, states
 
 native = pytest.importorskip("sobek_env.sobek._native", reason="the native engine was not built")
@@ -413,3 +413,35 @@ def test_random_playouts_play_the_games_python_plays_with_the_same_choices() -> 
     for args in ((1, 5, 0), (1, 1, 0), (-1, 2, 0)):
         with pytest.raises(ValueError):
             native.random_playouts(*args)
+
+
+SCRIPTED = [  # (position, actions): the rare paths random play seldom reaches, with the event each logs
+    ({"players": [{"hand": ["courtesan", "wheat-scarab", "wheat-plain", "ivory-plain"],
+                   "sets": [{"goods": "amulet", "cards": ["amulet"] * 3},
+                            {"goods": "ivory", "cards": ["ivory-scarab"] * 3}]}], "nile": ["fish-plain"]},
+     ["character:courtesan", "goods:amulet", "card:wheat-scarab", "card:wheat-plain"],
+     "power:courtesan:gave-goods"),
+    ({**spec("round_end_2p"), "players": [{"hand": ["amulet"] * 3 + ["fish-scarab"] * 3}, {}]},
+     ["take:0", "set:fish", "card:amulet", "card:amulet", "card:amulet", "done", "set:fish",
+      *["card:fish-scarab"] * 3, "done"],
+     "round:horizontal-amulets-only"),
+    ({"round": 3, "players": [{"hand": ["fish-plain", "fish-plain"],
+                               "sets": [{"goods": "ivory", "cards": ["ivory-scarab"] * 3}]},
+                              {"sets": [{"goods": "marble", "cards": ["marble-scarab"] * 3}]}],
+      "nile": ["fish-scarab"]},
+     ["take:0", "set:fish", "card:fish-plain", "card:fish-plain", "card:fish-scarab", "done"],
+     "round:nobody-corrupt"),
+]
+
+
+@pytest.mark.parametrize(("position", "actions", "event"), SCRIPTED, ids=[e for _, _, e in SCRIPTED])
+def test_rare_paths_log_the_same_events_and_states(position: dict, actions: list[str], event: str) -> None:
+    py = build(position)
+    nat = NativeState.from_python(py)
+    py.log, nat.log = [], []
+    for name in actions:
+        py.apply(action_id(name))
+        nat.apply(action_id(name))
+        _same(py, nat)
+    assert event in py.log and nat.log == py.log
+    assert nat.to_json() == py.to_json()
