@@ -380,7 +380,7 @@ inline void embalm(State& s, int p) {
         }
 }
 
-void next_round_end_decider(State& s, int8_t* queue, int queue_len);
+inline void next_round_end_decider(State& s, int8_t* queue, int queue_len);
 
 // rules §3 take (skipped cards to the corruption pile) or the Merchant's take (rules §4)
 inline void take_from_nile(State& s, int p, int position, bool corruption) {
@@ -595,17 +595,28 @@ inline void next_round_end_decider(State& s, int8_t* queue, int queue_len) {
     score_round(s);
 }
 
-// ---------------------------------------------------------------------- the phases: legal actions
+// ---------------------------------------------------------------------- the phases (phases.py)
 
-// Each writes the sorted legal ids into out (room for NUM_ACTIONS) and returns how many.
+// One handler per phase, as phases.py has one class per phase: legal_<phase> writes the sorted legal ids
+// into out (room for NUM_ACTIONS) and returns how many; apply_<phase> plays one of them. PHASE_HANDLERS,
+// indexed by the pending phase, dispatches to them.
 
-inline int legal_turn_start(const State& s, int* out) {  // rules §3
-    int count = 0, p = s.current_player;
-    const int8_t* hand = s.hands[p];
+inline int legal_opponents(const State& s, int* out) {  // every opponent: player:1 ... player:n-1
+    int count = 0;
+    for (int o = 1; o < s.n(); ++o) out[count++] = PLAYER + o;
+    return count;
+}
+
+inline void power(State& s, int p, int kind);
+
+// rules §3: take a card, play a character, or start a set
+inline int legal_turn_start(const State& s, int* out) {
+    int count = 0;
+    const int8_t* hand = s.hands[s.current_player];
     for (int i = 0; i < s.nile_len && i < TAKE_WINDOW; ++i) out[count++] = TAKE + i;
     for (int k = FIRST_CHARACTER; k < NUM_KINDS; ++k)
         if (hand[k]) out[count++] = CHARACTER + k - FIRST_CHARACTER;
-    int fitting[NUM_GOODS];
+    int fitting[NUM_GOODS];  // amulets fit every set, any other card the set of its goods (rules §6)
     for (int g = 0; g < NUM_GOODS; ++g) fitting[g] = hand[AMULET];
     for (int k = 0; k < NUM_KINDS; ++k) {
         int g = s.rules.kind_goods[k];
@@ -615,8 +626,23 @@ inline int legal_turn_start(const State& s, int* out) {  // rules §3
         if (fitting[g] >= SET_MIN_CARDS) out[count++] = SET + g;
     return count;
 }
+inline void apply_turn_start(State& s, int a) {
+    int p = s.current_player;
+    if (a < CHARACTER) {
+        take_from_nile(s, p, a - TAKE, true);
+    } else if (a < SET) {
+        int kind = FIRST_CHARACTER + a - CHARACTER;
+        lay_from_hand(s, p, kind);
+        ++s.discard[kind];
+        power(s, p, kind);
+    } else {
+        set_pending(s, BUILD_SET);
+        s.pending.goods = static_cast<int8_t>(a - SET);
+    }
+}
 
-inline int legal_set_cards(const State& s, int* out) {  // rules §5, §6: BuildSet and HorizontalSet
+// rules §5, §6: fitting cards one by one, then done once three or more are down (BuildSet, HorizontalSet)
+inline int legal_set_cards(const State& s, int* out) {
     int count = 0;
     const int8_t* hand = s.hands[s.current_player];
     for (int k = 0; k < NUM_KINDS; ++k)
@@ -624,139 +650,35 @@ inline int legal_set_cards(const State& s, int* out) {  // rules §5, §6: Build
     if (total(s.pending.cards) >= SET_MIN_CARDS) out[count++] = DONE;
     return count;
 }
+inline void apply_build_set(State& s, int a) {
+    int p = s.current_player;
+    Pending& q = s.pending;
+    if (a != DONE) {
+        lay_from_hand(s, p, a - CARD);
+        ++q.cards[a - CARD];
+        return;
+    }
+    Cards cards;
+    std::memcpy(cards, q.cards, NUM_KINDS);
+    lay_set(s, p, q.goods, cards);
+    bool tokens_left = false;
+    for (int t = 0; t < NUM_TOKEN_KINDS; ++t) tokens_left = tokens_left || s.tokens[t];
+    if (tokens_left) {  // rules §6: laying a set triggers an event while tokens remain
+        set_pending(s, CHOOSE_TOKEN);
+    } else {
+        s.emit(E_TOKEN_NONE_LEFT);
+        end_turn(s);
+    }
+}
 
-inline int legal_opponents(const State& s, int* out) {
+// rules §7: look through the round's remaining tokens, pick one and resolve it at once
+inline int legal_choose_token(const State& s, int* out) {
     int count = 0;
-    for (int o = 1; o < s.n(); ++o) out[count++] = PLAYER + o;
+    for (int t = 0; t < NUM_TOKEN_KINDS; ++t)
+        if (s.tokens[t]) out[count++] = TOKEN + t;
     return count;
 }
-
-inline int legal(const State& s, int* out) {
-    if (s.over) return 0;
-    int count = 0, p = s.current_player;
-    const Pending& q = s.pending;
-    switch (q.phase) {
-        case TURN_START:
-            return legal_turn_start(s, out);
-        case BUILD_SET:
-        case HORIZONTAL_SET:
-            return legal_set_cards(s, out);
-        case CHOOSE_TOKEN:  // rules §7
-            for (int t = 0; t < NUM_TOKEN_KINDS; ++t)
-                if (s.tokens[t]) out[count++] = TOKEN + t;
-            return count;
-        case GUILD:  // rules §7 Guild: opponents with an earlier space of the hieroglyph
-            for (int o = 1; o < s.n(); ++o)
-                if (previous_space(s.markers[s.seat_at(o)], q.symbol) >= 0) out[count++] = PLAYER + o;
-            return count;
-        case CURSE_TARGET:
-        case VIZIER_TARGET:
-        case THIEF_TARGET:
-            return legal_opponents(s, out);
-        case PROSPERITY_TARGET:
-            for (int g : {3, 4, 5, AMULET_SET})
-                if (s.sets[p][g].present) out[count++] = slot_action(g);
-            return count;
-        case PRIEST:  // rules §4: all six goods
-            for (int g = 0; g < NUM_GOODS; ++g) out[count++] = GOODS_CHOICE + g;
-            return count;
-        case PRIEST_CHARACTERS:
-            for (int k = FIRST_CHARACTER; k < NUM_KINDS; ++k)
-                if (s.rules.kind_goods[k] == q.goods && s.piles[p][k]) out[count++] = CARD + k;
-            out[count++] = DONE;
-            return count;
-        case VIZIER_CARD:
-            for (int k = 0; k < NUM_KINDS; ++k)
-                if (s.piles[q.target][k]) out[count++] = CARD + k;
-            return count;
-        case SCRIBE:
-            for (int k = 0; k < NUM_KINDS; ++k)
-                if (s.hands[p][k]) out[count++] = CARD + k;
-            return count;
-        case THIEF_BACK: {
-            int backs[NUM_BACKS];
-            backs_of(s.hands[q.target], backs);
-            for (int b = 0; b < NUM_BACKS; ++b)
-                if (backs[b]) out[count++] = BACK + b;
-            return count;
-        }
-        case COURTESAN_SET:
-            for (int slot = 0; slot < SET_SLOTS; ++slot)
-                if (s.sets[p][slot].present && courtesan_has_fitting(s, p, slot)) out[count++] = slot_action(slot);
-            return count;
-        case COURTESAN_CARD:
-            for (int k = 0; k < NUM_KINDS; ++k)
-                if (s.hands[p][k] && courtesan_fits(s, p, q.goods, k)) out[count++] = CARD + k;
-            if (total(q.cards)) out[count++] = DONE;
-            return count;
-        case MERCHANT_TAKE:
-            for (int i = 0; i < s.nile_len; ++i) out[count++] = TAKE + i;
-            return count;
-        case FIRST_PLAYER:
-            for (int o = 0; o < s.n(); ++o) out[count++] = PLAYER + o;
-            return count;
-        case HORIZONTAL: {
-            int mask = horizontal_goods(s, p);
-            for (int g = 0; g < NUM_GOODS; ++g)
-                if (mask >> g & 1) out[count++] = SET + g;
-            out[count++] = DONE;
-            return count;
-        }
-        default:
-            return 0;
-    }
-}
-
-// ---------------------------------------------------------------------- the phases: transitions
-
-inline void power(State& s, int p, int kind) {  // rules §4, once the card is on the discard
-    switch (kind) {
-        case QUEEN: {
-            int drawn = s.deck_size() < QUEEN_DRAW ? s.deck_size() : QUEEN_DRAW;
-            for (int i = 0; i < drawn; ++i) ++s.hands[p][s.deck[s.deck_top + i]];
-            s.deck_top = static_cast<int8_t>(s.deck_top + drawn);
-            s.emit(drawn ? E_QUEEN_DREW : E_QUEEN_EMPTY);
-            end_turn(s);
-            return;
-        }
-        case SCRIBE_FISH:
-        case SCRIBE_WHEAT: {
-            int8_t over[MAX_PLAYERS];
-            int count = 0;
-            for (int o = 1; o < s.n(); ++o) {
-                int seat = (p + o) % s.n();
-                if (total(s.hands[seat]) > SCRIBE_HAND_LIMIT) over[count++] = static_cast<int8_t>(seat);
-            }
-            s.emit(static_cast<Event>(E_SCRIBE_0 + count));
-            if (!count) {
-                end_turn(s);
-                return;
-            }
-            set_pending(s, SCRIBE);
-            s.pending.actor = static_cast<int8_t>(p);
-            s.pending.queue_len = static_cast<int8_t>(count - 1);
-            std::memcpy(s.pending.queue, over + 1, count - 1);
-            s.current_player = over[0];
-            return;
-        }
-        case COURTESAN:
-            if (courtesan_has_choice(s)) {
-                set_pending(s, COURTESAN_SET);
-            } else {
-                s.emit(E_COURTESAN_NO_SET);
-                end_turn(s);
-            }
-            return;
-        case VIZIER: set_pending(s, VIZIER_TARGET); return;
-        case MERCHANT: set_pending(s, MERCHANT_TAKE); return;
-        case HIGH_PRIEST:
-        case HIGH_PRIESTESS: set_pending(s, PRIEST); return;
-        case THIEF: set_pending(s, THIEF_TARGET); return;
-        default: return;
-    }
-}
-
-inline void apply_choose_token(State& s, int a) {  // rules §7
+inline void apply_choose_token(State& s, int a) {
     int token = a - TOKEN, p = s.current_player;
     s.token_glimpse[p] = true;  // rules §10: he has seen which tokens remain
     --s.tokens[token];
@@ -799,226 +721,351 @@ inline void apply_choose_token(State& s, int a) {  // rules §7
     }
 }
 
-// Applies a legal action (the caller checks legality: legal() lists the ids this accepts).
-inline void apply(State& s, int a) {
-    int p = s.current_player;
-    Pending& q = s.pending;
-    switch (q.phase) {
-        case TURN_START:
-            if (a < CHARACTER) {
-                take_from_nile(s, p, a - TAKE, true);
-            } else if (a < SET) {
-                int kind = FIRST_CHARACTER + a - CHARACTER;
-                lay_from_hand(s, p, kind);
-                ++s.discard[kind];
-                power(s, p, kind);
-            } else {
-                set_pending(s, BUILD_SET);
-                q.goods = static_cast<int8_t>(a - SET);
-            }
-            return;
-        case BUILD_SET:  // rules §6
-            if (a == DONE) {
-                Cards cards;
-                std::memcpy(cards, q.cards, NUM_KINDS);
-                lay_set(s, p, q.goods, cards);
-                bool tokens_left = false;
-                for (int t = 0; t < NUM_TOKEN_KINDS; ++t) tokens_left = tokens_left || s.tokens[t];
-                if (tokens_left) {  // rules §6: laying a set triggers an event while tokens remain
-                    set_pending(s, CHOOSE_TOKEN);
-                } else {
-                    s.emit(E_TOKEN_NONE_LEFT);
-                    end_turn(s);
-                }
-                return;
-            }
-            lay_from_hand(s, p, a - CARD);
-            ++q.cards[a - CARD];
-            return;
-        case CHOOSE_TOKEN:
-            apply_choose_token(s, a);
-            return;
-        case GUILD: {  // rules §7 Guild
-            int targets = 0;
-            for (int o = 1; o < s.n(); ++o) targets += previous_space(s.markers[s.seat_at(o)], q.symbol) >= 0;
-            s.emit(targets > 1 ? E_GUILD_SEVERAL : E_GUILD_PUSHED);
-            int target = s.seat_at(a - PLAYER);
-            s.markers[target] = previous_space(s.markers[target], q.symbol);
-            end_turn(s);
-            return;
+// rules §7 Guild: move back an opponent who has an earlier space with the hieroglyph
+inline int legal_guild(const State& s, int* out) {
+    int count = 0;
+    for (int o = 1; o < s.n(); ++o)
+        if (previous_space(s.markers[s.seat_at(o)], s.pending.symbol) >= 0) out[count++] = PLAYER + o;
+    return count;
+}
+inline void apply_guild(State& s, int a) {
+    int targets[NUM_ACTIONS];
+    s.emit(legal_guild(s, targets) > 1 ? E_GUILD_SEVERAL : E_GUILD_PUSHED);
+    int target = s.seat_at(a - PLAYER);
+    s.markers[target] = previous_space(s.markers[target], s.pending.symbol);
+    end_turn(s);
+}
+
+// rules §7 Curse: give it to an opponent; it counts 2 corruption cards at scoring
+inline void apply_curse(State& s, int a) {
+    int target = s.seat_at(a - PLAYER);
+    ++s.curses[target];
+    s.emit(s.curses[target] > 1 ? E_CURSE_BOTH : E_CURSE_PLACED);
+    end_turn(s);
+}
+
+// rules §7 Prosperity: on one of your wheat, fish or cattle sets, or your amulets-only set
+inline int legal_prosperity(const State& s, int* out) {
+    int count = 0;
+    for (int g : {3, 4, 5, AMULET_SET})
+        if (s.sets[s.current_player][g].present) out[count++] = slot_action(g);
+    return count;
+}
+inline void apply_prosperity(State& s, int a) {
+    TableSet& t = s.sets[s.current_player][action_slot(a)];
+    ++t.prosperity;
+    s.emit(t.prosperity > 1 ? E_PROSPERITY_BOTH : E_PROSPERITY_PLACED);
+    end_turn(s);
+}
+
+// rules §4 High Priest(ess): name a goods; every goods card of it leaves the corruption pile, never amulets
+inline int legal_priest(const State&, int* out) {
+    for (int g = 0; g < NUM_GOODS; ++g) out[g] = GOODS_CHOICE + g;
+    return NUM_GOODS;
+}
+inline void apply_priest(State& s, int a) {
+    int p = s.current_player, goods = a - GOODS_CHOICE, discarded = 0;
+    for (int k = 0; k < FIRST_CHARACTER; ++k)
+        if (s.rules.kind_goods[k] == goods && s.piles[p][k]) {
+            discarded += s.piles[p][k];
+            discard_from_pile(s, p, k, s.piles[p][k]);
         }
-        case CURSE_TARGET: {  // rules §7 Curse
-            int target = s.seat_at(a - PLAYER);
-            ++s.curses[target];
-            s.emit(s.curses[target] > 1 ? E_CURSE_BOTH : E_CURSE_PLACED);
-            end_turn(s);
-            return;
-        }
-        case PROSPERITY_TARGET: {  // rules §7 Prosperity
-            TableSet& t = s.sets[p][action_slot(a)];
-            ++t.prosperity;
-            s.emit(t.prosperity > 1 ? E_PROSPERITY_BOTH : E_PROSPERITY_PLACED);
-            end_turn(s);
-            return;
-        }
-        case PRIEST: {  // rules §4 High Priest(ess): goods cards only, never amulets
-            int goods = a - GOODS_CHOICE, discarded = 0;
-            for (int k = 0; k < FIRST_CHARACTER; ++k)
-                if (s.rules.kind_goods[k] == goods && s.piles[p][k]) {
-                    discarded += s.piles[p][k];
-                    discard_from_pile(s, p, k, s.piles[p][k]);
-                }
-            s.emit(discarded ? E_PRIEST_DISCARDED : E_PRIEST_NOTHING);
-            if (priest_has_character(s, goods)) {
-                set_pending(s, PRIEST_CHARACTERS);
-                q.goods = static_cast<int8_t>(goods);
-            } else {
-                end_turn(s);
-            }
-            return;
-        }
-        case PRIEST_CHARACTERS:  // rules §4: the family's characters may be discarded
-            if (a == DONE) {
-                s.emit(E_PRIEST_KEPT_CHARACTER);
-                end_turn(s);
-                return;
-            }
-            discard_from_pile(s, p, a - CARD, 1);
-            s.emit(E_PRIEST_DISCARDED_CHARACTER);
-            if (!priest_has_character(s, q.goods)) end_turn(s);
-            return;
-        case VIZIER_TARGET:
-        case THIEF_TARGET: {  // rules §4: an empty zone ends the power with no effect
-            int target = s.seat_at(a - PLAYER);
-            bool vizier = q.phase == VIZIER_TARGET;
-            if (any(vizier ? s.piles[target] : s.hands[target])) {
-                set_pending(s, vizier ? VIZIER_CARD : THIEF_BACK);
-                q.target = static_cast<int8_t>(target);
-            } else {
-                s.emit(vizier ? E_VIZIER_EMPTY : E_THIEF_EMPTY);
-                end_turn(s);
-            }
-            return;
-        }
-        case VIZIER_CARD: {  // rules §4 Vizier; rules §10: he now knows what is left in the pile
-            int target = q.target, kind = a - CARD;
-            --s.piles[target][kind];
-            ++s.hands[p][kind];
-            std::memcpy(s.known_piles[p][target], s.piles[target], NUM_KINDS);
-            s.emit(E_VIZIER_TOOK);
-            end_turn(s);
-            return;
-        }
-        case SCRIBE: {  // rules §4 Scribe: face down, so what others know of the hand stays
-            int kind = a - CARD;
-            --s.hands[p][kind];
-            ++s.piles[p][kind];
-            s.emit(E_SCRIBE_DISCARD);
-            if (total(s.hands[p]) > SCRIBE_HAND_LIMIT) return;
-            if (q.queue_len) {
-                s.current_player = q.queue[0];
-                std::memmove(q.queue, q.queue + 1, q.queue_len - 1);
-                --q.queue_len;
-            } else {
-                s.current_player = q.actor;
-                end_turn(s);
-            }
-            return;
-        }
-        case THIEF_BACK: {  // rules §4 Thief: a card with that back drawn at random
-            int back = a - BACK, victim = q.target, sum = 0;
-            for (int k = 0; k < NUM_KINDS; ++k)
-                if (kind_back(k) == back) sum += s.hands[victim][k];
-            int64_t draw = static_cast<int64_t>(s.rng.randbelow(sum));
-            int kind = 0;
-            for (int k = 0; k < NUM_KINDS; ++k)
-                if (kind_back(k) == back && s.hands[victim][k]) {
-                    kind = k;
-                    draw -= s.hands[victim][k];
-                    if (draw < 0) break;
-                }
-            --s.hands[victim][kind];
-            ++s.hands[p][kind];
-            if (s.known_hands[p][victim][kind]) --s.known_hands[p][victim][kind];
-            s.emit(static_cast<Event>(E_THIEF_GREEN + back));
-            end_turn(s);
-            return;
-        }
-        case COURTESAN_SET: {
-            int slot = action_slot(a);
-            set_pending(s, COURTESAN_CARD);
-            q.goods = static_cast<int8_t>(slot);
-            return;
-        }
-        case COURTESAN_CARD: {  // rules §4 Courtesan: onto the set, no event token
-            if (a == DONE) {
-                s.emit(E_COURTESAN_1);
-                end_turn(s);
-                return;
-            }
-            int kind = a - CARD;
-            lay_from_hand(s, p, kind);
-            q.goods = static_cast<int8_t>(add_to_set(s, p, q.goods, kind));
-            ++q.cards[kind];
-            if (total(q.cards) == COURTESAN_MAX_CARDS) {
-                s.emit(E_COURTESAN_2);
-                end_turn(s);
-            }
-            return;
-        }
-        case MERCHANT_TAKE: {  // rules §4 Merchant
-            int position = a - TAKE;
-            s.emit(position < TAKE_WINDOW ? E_MERCHANT_IN : E_MERCHANT_BEYOND);
-            take_from_nile(s, p, position, false);
-            return;
-        }
-        case FIRST_PLAYER: {  // rules §2.6
-            s.emit(a == PLAYER ? E_FIRST_SELF : E_FIRST_OTHER);
-            int first = s.seat_at(a - PLAYER);
-            s.first_player = s.current_player = first;
-            set_pending(s, TURN_START);
-            return;
-        }
-        case HORIZONTAL:  // rules §5
-            if (a == DONE) {
-                s.emit(E_ROUND_HORIZONTAL_DECLINED);
-                next_round_end_decider(s, q.queue, q.queue_len);
-            } else {
-                int8_t queue[MAX_PLAYERS], len = q.queue_len;
-                std::memcpy(queue, q.queue, MAX_PLAYERS);
-                set_pending(s, HORIZONTAL_SET);
-                q.goods = static_cast<int8_t>(a - SET);
-                q.queue_len = len;
-                std::memcpy(q.queue, queue, MAX_PLAYERS);
-            }
-            return;
-        case HORIZONTAL_SET: {  // rules §5: no event
-            if (a != DONE) {
-                lay_from_hand(s, p, a - CARD);
-                ++q.cards[a - CARD];
-                return;
-            }
-            bool amulets_only = q.cards[AMULET] == total(q.cards);
-            if (s.horizontal_len[p] == SET_SLOTS) return;  // only a state that skipped the checks
-            HorizontalSet& laid = s.horizontal[p][s.horizontal_len[p]++];
-            laid.slot = static_cast<int8_t>(amulets_only ? AMULET_SET : q.goods);
-            std::memcpy(laid.cards, q.cards, NUM_KINDS);
-            s.emit(amulets_only ? E_ROUND_HORIZONTAL_AMULETS : E_ROUND_HORIZONTAL);
-            if (horizontal_goods(s, p)) {
-                int8_t queue[MAX_PLAYERS], len = q.queue_len;
-                std::memcpy(queue, q.queue, MAX_PLAYERS);
-                set_pending(s, HORIZONTAL);
-                q.queue_len = len;
-                std::memcpy(q.queue, queue, MAX_PLAYERS);
-            } else {
-                next_round_end_decider(s, q.queue, q.queue_len);
-            }
-            return;
-        }
-        default:
-            return;
+    s.emit(discarded ? E_PRIEST_DISCARDED : E_PRIEST_NOTHING);
+    if (priest_has_character(s, goods)) {
+        set_pending(s, PRIEST_CHARACTERS);
+        s.pending.goods = static_cast<int8_t>(goods);
+    } else {
+        end_turn(s);
     }
 }
+
+// rules §4 High Priest(ess): the family's characters in the pile may be discarded, one by one
+inline int legal_priest_characters(const State& s, int* out) {
+    int count = 0;
+    for (int k = FIRST_CHARACTER; k < NUM_KINDS; ++k)
+        if (s.rules.kind_goods[k] == s.pending.goods && s.piles[s.current_player][k]) out[count++] = CARD + k;
+    out[count++] = DONE;
+    return count;
+}
+inline void apply_priest_characters(State& s, int a) {
+    if (a == DONE) {
+        s.emit(E_PRIEST_KEPT_CHARACTER);
+        end_turn(s);
+        return;
+    }
+    discard_from_pile(s, s.current_player, a - CARD, 1);
+    s.emit(E_PRIEST_DISCARDED_CHARACTER);
+    if (!priest_has_character(s, s.pending.goods)) end_turn(s);
+}
+
+// rules §4 Vizier and Thief: any opponent (masking those with nothing to take would leak it); an empty
+// pile (Vizier) or hand (Thief) ends the power with no effect
+inline void choose_opponent(State& s, int a, bool vizier) {
+    int target = s.seat_at(a - PLAYER);
+    if (any(vizier ? s.piles[target] : s.hands[target])) {
+        set_pending(s, vizier ? VIZIER_CARD : THIEF_BACK);
+        s.pending.target = static_cast<int8_t>(target);
+    } else {
+        s.emit(vizier ? E_VIZIER_EMPTY : E_THIEF_EMPTY);
+        end_turn(s);
+    }
+}
+inline void apply_vizier(State& s, int a) { choose_opponent(s, a, true); }
+inline void apply_thief(State& s, int a) { choose_opponent(s, a, false); }
+
+// rules §4 Vizier: take one card of your choice from the searched pile
+inline int legal_vizier_card(const State& s, int* out) {
+    int count = 0;
+    for (int k = 0; k < NUM_KINDS; ++k)
+        if (s.piles[s.pending.target][k]) out[count++] = CARD + k;
+    return count;
+}
+inline void apply_vizier_card(State& s, int a) {
+    int p = s.current_player, target = s.pending.target, kind = a - CARD;
+    --s.piles[target][kind];
+    ++s.hands[p][kind];
+    std::memcpy(s.known_piles[p][target], s.piles[target], NUM_KINDS);  // rules §10: what is left in it
+    s.emit(E_VIZIER_TOOK);
+    end_turn(s);
+}
+
+// rules §4 Scribe: the opponent to move puts cards of his choice from hand to pile down to 6
+inline int legal_scribe(const State& s, int* out) {
+    int count = 0;
+    for (int k = 0; k < NUM_KINDS; ++k)
+        if (s.hands[s.current_player][k]) out[count++] = CARD + k;
+    return count;
+}
+inline void apply_scribe(State& s, int a) {
+    int p = s.current_player, kind = a - CARD;
+    Pending& q = s.pending;
+    --s.hands[p][kind];
+    ++s.piles[p][kind];  // face down: what others know of this hand stays as it was
+    s.emit(E_SCRIBE_DISCARD);
+    if (total(s.hands[p]) > SCRIBE_HAND_LIMIT) return;
+    if (q.queue_len) {
+        s.current_player = q.queue[0];
+        std::memmove(q.queue, q.queue + 1, q.queue_len - 1);
+        --q.queue_len;
+    } else {
+        s.current_player = q.actor;
+        end_turn(s);
+    }
+}
+
+// rules §4 Thief: name a back colour the opponent holds; a card with it is drawn at random
+inline int legal_thief_back(const State& s, int* out) {
+    int count = 0, backs[NUM_BACKS];
+    backs_of(s.hands[s.pending.target], backs);
+    for (int b = 0; b < NUM_BACKS; ++b)
+        if (backs[b]) out[count++] = BACK + b;
+    return count;
+}
+inline void apply_thief_back(State& s, int a) {
+    int p = s.current_player, back = a - BACK, victim = s.pending.target, sum = 0;
+    for (int k = 0; k < NUM_KINDS; ++k)
+        if (kind_back(k) == back) sum += s.hands[victim][k];
+    int64_t draw = static_cast<int64_t>(s.rng.randbelow(sum));
+    int kind = 0;
+    for (int k = 0; k < NUM_KINDS; ++k)
+        if (kind_back(k) == back && s.hands[victim][k]) {
+            kind = k;
+            draw -= s.hands[victim][k];
+            if (draw < 0) break;
+        }
+    --s.hands[victim][kind];
+    ++s.hands[p][kind];
+    if (s.known_hands[p][victim][kind]) --s.known_hands[p][victim][kind];  // the thief sees which card
+    s.emit(static_cast<Event>(E_THIEF_GREEN + back));
+    end_turn(s);
+}
+
+// rules §4 Courtesan: choose an own set that a card in hand fits
+inline int legal_courtesan_set(const State& s, int* out) {
+    int count = 0, p = s.current_player;
+    for (int slot = 0; slot < SET_SLOTS; ++slot)
+        if (s.sets[p][slot].present && courtesan_has_fitting(s, p, slot)) out[count++] = slot_action(slot);
+    return count;
+}
+inline void apply_courtesan_set(State& s, int a) {
+    set_pending(s, COURTESAN_CARD);
+    s.pending.goods = static_cast<int8_t>(action_slot(a));
+}
+
+// rules §4 Courtesan: add 1 or 2 fitting cards, done after the first stops; no event token. A goods card on
+// the amulets-only set gives it that goods (rules §6).
+inline int legal_courtesan_card(const State& s, int* out) {
+    int count = 0, p = s.current_player;
+    for (int k = 0; k < NUM_KINDS; ++k)
+        if (s.hands[p][k] && courtesan_fits(s, p, s.pending.goods, k)) out[count++] = CARD + k;
+    if (total(s.pending.cards)) out[count++] = DONE;
+    return count;
+}
+inline void apply_courtesan_card(State& s, int a) {
+    if (a == DONE) {
+        s.emit(E_COURTESAN_1);
+        end_turn(s);
+        return;
+    }
+    int p = s.current_player, kind = a - CARD;
+    Pending& q = s.pending;
+    lay_from_hand(s, p, kind);
+    q.goods = static_cast<int8_t>(add_to_set(s, p, q.goods, kind));
+    ++q.cards[kind];
+    if (total(q.cards) == COURTESAN_MAX_CARDS) {
+        s.emit(E_COURTESAN_2);
+        end_turn(s);
+    }
+}
+
+// rules §4 Merchant: take any card of the Nile, with no corruption
+inline int legal_merchant(const State& s, int* out) {
+    for (int i = 0; i < s.nile_len; ++i) out[i] = TAKE + i;
+    return s.nile_len;
+}
+inline void apply_merchant(State& s, int a) {
+    int position = a - TAKE;
+    s.emit(position < TAKE_WINDOW ? E_MERCHANT_IN : E_MERCHANT_BEYOND);
+    take_from_nile(s, s.current_player, position, false);
+}
+
+// rules §2.6: the lowest scorer names the round's first player (offset 0 = himself)
+inline int legal_first_player(const State& s, int* out) {
+    for (int o = 0; o < s.n(); ++o) out[o] = PLAYER + o;
+    return s.n();
+}
+inline void apply_first_player(State& s, int a) {
+    s.emit(a == PLAYER ? E_FIRST_SELF : E_FIRST_OTHER);
+    int first = s.seat_at(a - PLAYER);
+    s.first_player = s.current_player = first;
+    set_pending(s, TURN_START);
+}
+
+// rules §5: at the round's end, a player lays horizontal sets of his choice (set:) or no more (done)
+inline int legal_horizontal(const State& s, int* out) {
+    int count = 0, mask = horizontal_goods(s, s.current_player);
+    for (int g = 0; g < NUM_GOODS; ++g)
+        if (mask >> g & 1) out[count++] = SET + g;
+    out[count++] = DONE;
+    return count;
+}
+inline void keep_queue_as(State& s, int phase) {  // the round's end goes on with the seats still to decide
+    int8_t queue[MAX_PLAYERS], len = s.pending.queue_len;
+    std::memcpy(queue, s.pending.queue, MAX_PLAYERS);
+    set_pending(s, phase);
+    s.pending.queue_len = len;
+    std::memcpy(s.pending.queue, queue, MAX_PLAYERS);
+}
+inline void apply_horizontal(State& s, int a) {
+    if (a == DONE) {
+        s.emit(E_ROUND_HORIZONTAL_DECLINED);
+        next_round_end_decider(s, s.pending.queue, s.pending.queue_len);
+    } else {
+        keep_queue_as(s, HORIZONTAL_SET);
+        s.pending.goods = static_cast<int8_t>(a - SET);
+    }
+}
+
+// rules §5: the horizontal set being laid: fitting cards, then done once three are in; no event
+inline void apply_horizontal_set(State& s, int a) {
+    int p = s.current_player;
+    Pending& q = s.pending;
+    if (a != DONE) {
+        lay_from_hand(s, p, a - CARD);
+        ++q.cards[a - CARD];
+        return;
+    }
+    bool amulets_only = q.cards[AMULET] == total(q.cards);
+    if (s.horizontal_len[p] == SET_SLOTS) return;  // only a state that skipped the checks
+    HorizontalSet& laid = s.horizontal[p][s.horizontal_len[p]++];
+    laid.slot = static_cast<int8_t>(amulets_only ? AMULET_SET : q.goods);
+    std::memcpy(laid.cards, q.cards, NUM_KINDS);
+    s.emit(amulets_only ? E_ROUND_HORIZONTAL_AMULETS : E_ROUND_HORIZONTAL);
+    if (horizontal_goods(s, p)) keep_queue_as(s, HORIZONTAL);
+    else next_round_end_decider(s, q.queue, q.queue_len);
+}
+
+// rules §4: each character's power, once the card is on the discard
+inline void power(State& s, int p, int kind) {
+    switch (kind) {
+        case QUEEN: {  // draw 3 cards from the deck (fewer if it has fewer)
+            int drawn = s.deck_size() < QUEEN_DRAW ? s.deck_size() : QUEEN_DRAW;
+            for (int i = 0; i < drawn; ++i) ++s.hands[p][s.deck[s.deck_top + i]];
+            s.deck_top = static_cast<int8_t>(s.deck_top + drawn);
+            s.emit(drawn ? E_QUEEN_DREW : E_QUEEN_EMPTY);
+            end_turn(s);
+            return;
+        }
+        case SCRIBE_FISH:
+        case SCRIBE_WHEAT: {  // every opponent holding more than 6 cards, in seat order from the left
+            int8_t over[MAX_PLAYERS];
+            int count = 0;
+            for (int o = 1; o < s.n(); ++o) {
+                int seat = (p + o) % s.n();
+                if (total(s.hands[seat]) > SCRIBE_HAND_LIMIT) over[count++] = static_cast<int8_t>(seat);
+            }
+            s.emit(static_cast<Event>(E_SCRIBE_0 + count));
+            if (!count) {
+                end_turn(s);
+                return;
+            }
+            set_pending(s, SCRIBE);
+            s.pending.actor = static_cast<int8_t>(p);
+            s.pending.queue_len = static_cast<int8_t>(count - 1);
+            std::memcpy(s.pending.queue, over + 1, count - 1);
+            s.current_player = over[0];
+            return;
+        }
+        case COURTESAN:
+            if (courtesan_has_choice(s)) {
+                set_pending(s, COURTESAN_SET);
+            } else {
+                s.emit(E_COURTESAN_NO_SET);
+                end_turn(s);
+            }
+            return;
+        case VIZIER: set_pending(s, VIZIER_TARGET); return;
+        case MERCHANT: set_pending(s, MERCHANT_TAKE); return;
+        case HIGH_PRIEST:
+        case HIGH_PRIESTESS: set_pending(s, PRIEST); return;
+        case THIEF: set_pending(s, THIEF_TARGET); return;
+        default: return;
+    }
+}
+
+struct PhaseHandler {
+    int (*legal)(const State& s, int* out);
+    void (*apply)(State& s, int a);
+};
+
+// In phases.PHASES order (the Phase enum).
+constexpr PhaseHandler PHASE_HANDLERS[NUM_PHASES] = {
+    {legal_turn_start, apply_turn_start},
+    {legal_set_cards, apply_build_set},
+    {legal_choose_token, apply_choose_token},
+    {legal_guild, apply_guild},
+    {legal_opponents, apply_curse},
+    {legal_prosperity, apply_prosperity},
+    {legal_priest, apply_priest},
+    {legal_opponents, apply_vizier},
+    {legal_vizier_card, apply_vizier_card},
+    {legal_scribe, apply_scribe},
+    {legal_opponents, apply_thief},
+    {legal_thief_back, apply_thief_back},
+    {legal_courtesan_set, apply_courtesan_set},
+    {legal_courtesan_card, apply_courtesan_card},
+    {legal_merchant, apply_merchant},
+    {legal_first_player, apply_first_player},
+    {legal_priest_characters, apply_priest_characters},
+    {legal_horizontal, apply_horizontal},
+    {legal_set_cards, apply_horizontal_set},
+};
+
+// The sorted legal action ids for the player to move, into out (room for NUM_ACTIONS); how many.
+inline int legal(const State& s, int* out) { return s.over ? 0 : PHASE_HANDLERS[s.pending.phase].legal(s, out); }
+
+// Plays a legal action (the caller checks legality: legal() lists the ids this accepts).
+inline void apply(State& s, int a) { PHASE_HANDLERS[s.pending.phase].apply(s, a); }
 
 // Deals a new game (GameState.new) on rules already validated; the generator seeded by the caller.
 inline void new_game(State& s) {
