@@ -199,6 +199,12 @@ cdef tuple _random_state(PyRandom* rng, object gauss):
     return 3, tuple([words[i] for i in range(MT_WORDS)] + [index]), gauss
 
 
+cdef dict DEFAULT_RULES = {n: make_rules(n) for n in range(2, MAX_PLAYERS + 1)}
+cdef RulesTable DEFAULT_TABLES[MAX_PLAYERS + 1]
+for _n, _default in DEFAULT_RULES.items():
+    _rules(_default, &DEFAULT_TABLES[_n])
+
+
 # ---------------------------------------------------------------------- the state
 
 
@@ -221,21 +227,30 @@ cdef class NativeState:
     @staticmethod
     def new(num_players: int = 2, seed: int | None = None, **options) -> NativeState:
         """Deal a new game, as :meth:`GameState.new` (the same validation, the same deal for the same seed)."""
-        unknown = set(options) - {"scarabs", "green_cards", "families"}
-        if unknown:
-            raise ValueError(
-                f"unknown rules option(s) {', '.join(sorted(unknown))}; the options are scarabs, green_cards, families"
-            )
-        rules = make_rules(num_players, **options)
+        cdef bint default = not options and type(num_players) is int and 2 <= num_players <= MAX_PLAYERS
+        if default:  # the default rules, checked and converted once (making them cost as much as the deal)
+            rules = DEFAULT_RULES[num_players]
+        else:
+            unknown = set(options) - {"scarabs", "green_cards", "families"}
+            if unknown:
+                raise ValueError(f"unknown rules option(s) {', '.join(sorted(unknown))}; "
+                                 "the options are scarabs, green_cards, families")
+            rules = make_rules(num_players, **options)
         if seed is None:
             seed = random.SystemRandom().randrange(2**63)
-        if isinstance(seed, bool) or not isinstance(seed, Integral) or seed < 0:
+        if type(seed) is not int:
+            if isinstance(seed, bool) or not isinstance(seed, Integral):
+                raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+            seed = int(seed)
+        if seed < 0:
             raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
-        seed = int(seed)
         if seed >= 2**64:  # CPython seeds from every 32-bit word of a big seed: leave that to it
             return NativeState.from_python(GameState.new(num_players, seed, **options))
         cdef NativeState state = NativeState.__new__(NativeState)
-        _rules(rules, &state.s.rules)
+        if default:
+            state.s.rules = DEFAULT_TABLES[num_players]
+        else:
+            _rules(rules, &state.s.rules)
         state._rules = rules
         state._seed = seed
         state.s.rng.seed(<uint64_t>seed)
