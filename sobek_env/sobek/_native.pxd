@@ -127,5 +127,7 @@ cdef class NativeState:
     cdef object _log       # None, or the list the event names are appended to
     cdef int _legal[76]
     cdef int _legal_len    # -1: not computed since the last change
+    cdef object _out_owner  # the buffer encode wrote last, and a view of it
+    cdef float[::1] _out
 
     cdef int _fill_legal(self) noexcept nogil

@@ -1,5 +1,5 @@
 # distutils: language = c++
-# cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False, cdivision=True, annotation_typing=False
+# cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False, cdivision=True, annotation_typing=False, always_allow_keywords=False
 """Sobek's native engine (``native/engine.hpp``) behind the public protocol of :class:`~.state.GameState`.
 
 :class:`NativeState` plays the same game as the Python engine, bit for bit: the same legal actions,
@@ -203,6 +203,18 @@ cdef dict DEFAULT_RULES = {n: make_rules(n) for n in range(2, MAX_PLAYERS + 1)}
 cdef RulesTable DEFAULT_TABLES[MAX_PLAYERS + 1]
 for _n, _default in DEFAULT_RULES.items():
     _rules(_default, &DEFAULT_TABLES[_n])
+
+
+cdef float[::1] _float_vector(object buffer, Py_ssize_t size, str what):
+    """``buffer`` as a contiguous float32 vector of ``size`` entries, else ValueError naming what is wrong."""
+    cdef float[::1] out
+    try:
+        out = buffer
+    except (TypeError, ValueError, BufferError) as exc:
+        raise ValueError(f"the buffer must be a contiguous float32 vector ({exc})") from None
+    if out.shape[0] != size:
+        raise ValueError(f"the buffer has {out.shape[0]} entries; {what} has {size}")
+    return out
 
 
 # ---------------------------------------------------------------------- the state
@@ -533,18 +545,24 @@ cdef class NativeState:
 
     # ------------------------------------------------------------------ observations
 
-    def encode(self, float[::1] buffer not None, seat: int, bint memory) -> None:
+    def encode(self, buffer, seat, bint memory) -> None:
         """Write ``seat``'s observation (``memory`` mode or ``original``) into ``buffer``, a float32 vector of
         the observation's size: the Python Observer's vector, entry for entry."""
-        n = self.s.rules.num_players
-        if isinstance(seat, bool) or not isinstance(seat, Integral) or not 0 <= seat < n:
+        cdef int n = self.s.rules.num_players, at
+        if type(seat) is int and 0 <= seat < n:
+            at = seat
+        elif isinstance(seat, bool) or not isinstance(seat, Integral) or not 0 <= seat < n:
             raise ValueError(f"seat must be from 0 to {n - 1}, got {seat!r}")
-        if buffer.shape[0] != observation_size(n):
-            raise ValueError(f"the buffer has {buffer.shape[0]} entries; a {n}-player observation has "
+        else:
+            at = int(seat)
+        if buffer is not self._out_owner:  # the view of the buffer last written is kept: making one costs most
+            self._out = _float_vector(buffer, observation_size(n), f"a {n}-player observation")
+            self._out_owner = buffer
+        elif self._out.shape[0] != observation_size(n):
+            raise ValueError(f"the buffer has {self._out.shape[0]} entries; a {n}-player observation has "
                              f"{observation_size(n)}")
-        cdef int at = seat
         with nogil:
-            encode(self.s, at, memory, &buffer[0])
+            encode(self.s, at, memory, &self._out[0])
 
     def observation(self, seat: int, memory: bool = False):
         """``seat``'s observation as a new float32 array (:meth:`encode` into a fresh buffer)."""
@@ -552,14 +570,12 @@ cdef class NativeState:
         self.encode(out, seat, memory)
         return out
 
-    def encode_state(self, float[::1] buffer not None) -> None:
+    def encode_state(self, buffer) -> None:
         """Write the full-information state vector (observation.encode_state) into ``buffer``."""
         n = self.s.rules.num_players
-        if buffer.shape[0] != state_size(n):
-            raise ValueError(f"the buffer has {buffer.shape[0]} entries; a {n}-player state vector has "
-                             f"{state_size(n)}")
+        cdef float[::1] out = _float_vector(buffer, state_size(n), f"a {n}-player state vector")
         with nogil:
-            encode_state(self.s, &buffer[0])
+            encode_state(self.s, &out[0])
 
     def state_vector(self):
         """The full-information state vector as a new float32 array."""

@@ -445,3 +445,17 @@ def test_rare_paths_log_the_same_events_and_states(position: dict, actions: list
         _same(py, nat)
     assert event in py.log and nat.log == py.log
     assert nat.to_json() == py.to_json()
+
+
+def test_encode_writes_whichever_buffer_it_is_given_each_time() -> None:
+    nat = NativeState.new(3, seed=12)
+    for _ in range(30):
+        nat.apply(nat.legal_actions()[-1])
+    first, second = (np.zeros(observation_size(3), dtype=np.float32) for _ in range(2))
+    for seat, buffer in ((0, first), (1, second), (2, first), (1, first.copy()), (0, second[:])):
+        nat.encode(buffer, seat, True)
+        np.testing.assert_array_equal(buffer, nat.observation(seat, True))
+    rows = np.zeros((3, observation_size(3)), dtype=np.float32)
+    for seat in range(3):  # rows of one array, as a batched environment holds them
+        nat.encode(rows[seat], seat, False)
+    np.testing.assert_array_equal(rows, [Observer(3, "original").encode(nat.to_python(), seat) for seat in range(3)])
