@@ -10,6 +10,8 @@ from setuptools import Extension, setup
 
 GAMES = ("sobek", "kleopatra")  # each game's package holds an optional compiled encoder, _observe.pyx
 CXX_FLAGS = ["-O2", "-std=c++17"]
+# A Cython module that cimports sobek_env.sobek._native (its .pxd) compiles with these include dirs too.
+NATIVE_INCLUDE = ["sobek_env/sobek"]
 
 try:
     from Cython.Build import cythonize
@@ -20,7 +22,7 @@ else:
         [Extension(f"sobek_env.{game}._observe", [f"sobek_env/{game}/_observe.pyx"]) for game in GAMES]
         + [Extension("agents.sobek._points", ["agents/sobek/_points.pyx"])]
         + [Extension("sobek_env.sobek._native", ["sobek_env/sobek/_native.pyx"], language="c++",
-                     include_dirs=["sobek_env/sobek"], extra_compile_args=CXX_FLAGS)],
+                     include_dirs=NATIVE_INCLUDE, extra_compile_args=CXX_FLAGS)],
         compiler_directives={"language_level": 3},
     )
     for extension in ext_modules:

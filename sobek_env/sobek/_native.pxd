@@ -1,6 +1,12 @@
 # The native engine's C++ API (sobek_env/sobek/native/*.hpp), for this binding and for any other Cython
 # module that steps states without Python objects (``from sobek_env.sobek._native cimport ...``). Every
 # function here takes no Python object and may run ``nogil``.
+#
+# A State is a value: copy one (``cdef State s = native_state.s``) to get a game another module owns.
+# ``legal(s, out)`` writes the sorted legal ids into ``out`` (room for NUM_ACTIONS) and returns how many;
+# ``apply(s, a)`` plays an id that ``legal`` listed (it does not check: checking is the caller's);
+# ``s.over`` and ``s.markers`` are is_over and the scores; ``encode(s, seat, memory, out)`` writes
+# observation_size(n) floats; ``resample`` is the determinization (its generator is advanced as Python's).
 
 from libc.stdint cimport int8_t, int32_t, uint8_t, uint32_t, uint64_t
 
