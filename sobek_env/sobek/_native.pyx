@@ -234,6 +234,9 @@ cdef class NativeState:
         self._log = None
         self._gauss = None
 
+    def __init__(self, *args, **kwargs) -> None:
+        raise TypeError("a NativeState is made with NativeState.new(...), from_json(text) or from_python(state)")
+
     # ------------------------------------------------------------------ building
 
     @staticmethod

@@ -459,3 +459,8 @@ def test_encode_writes_whichever_buffer_it_is_given_each_time() -> None:
     for seat in range(3):  # rows of one array, as a batched environment holds them
         nat.encode(rows[seat], seat, False)
     np.testing.assert_array_equal(rows, [Observer(3, "original").encode(nat.to_python(), seat) for seat in range(3)])
+
+
+def test_a_native_state_is_not_made_empty() -> None:
+    with pytest.raises(TypeError, match="NativeState.new"):
+        NativeState()
