@@ -13,8 +13,7 @@ from .game import GAME, SobekGame
 from .observation import describe_layout, observation_layout, observation_shapes
 from .state import GameState
 
-_native = extension("._native", __name__)
-NativeState = None if _native is None else _native.NativeState
+NativeState = getattr(extension("._native", __name__), "NativeState", None)  # None: not built, or turned off
 
 __all__ = [
     "ACTION_NAMES", "GAME", "GameState", "IllegalActionError", "NUM_ACTIONS", "NativeState", "SobekGame",
