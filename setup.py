@@ -1,26 +1,44 @@
-"""Builds the optional compiled observation encoders (sobek_env/<game>/_observe.pyx), the Sobek heuristic's
-hand valuation (agents/sobek/_points.pyx) and Sobek's native baselines (agents/sobek/_baselines.pyx, C++ in
-agents/sobek/native/); everything else is in pyproject.toml.
+"""Builds the optional compiled parts; everything else is in pyproject.toml:
 
-The extension is optional: without Cython or a C compiler the install still succeeds (with a warning)
-and ``Observer`` uses its pure-Python path.
+- the observation encoders and decoders (``sobek_env/<game>/_observe.pyx``);
+- each game's native engine (``sobek_env/<game>/_native.pyx`` over the C++ in ``sobek_env/<game>/native/``,
+  with the generator both share in ``sobek_env/native/``);
+- Sobek's native baselines (``agents/sobek/_baselines.pyx`` over ``agents/sobek/native/``) and the
+  heuristic's hand valuation (``agents/sobek/_points.pyx``).
+
+Every extension is optional: without Cython or a compiler the install still succeeds (with a warning) and
+the Python paths serve. C++ headers are given from the project root (``include_dirs=["."]``), so one
+Cython module may cimport several games' engines.
 """
+
+from pathlib import Path
 
 from setuptools import Extension, setup
 
-GAMES = ("sobek", "kleopatra")  # each game's package holds an optional compiled encoder, _observe.pyx
+GAMES = ("sobek", "kleopatra")
+CXX_FLAGS = ["-O2", "-std=c++17"]
+SHARED_HEADERS = sorted(str(p) for p in Path("sobek_env/native").glob("*.hpp"))
+
+
+def cxx(name: str, sources: list[str], native: str) -> Extension:
+    """A C++ extension whose headers (rebuilt on change, shipped in the sdist) are those of ``native``."""
+    depends = sorted(str(p) for p in Path(native).glob("*") if p.suffix in (".hpp", ".inc")) + SHARED_HEADERS
+    return Extension(name, sources, language="c++", include_dirs=["."], extra_compile_args=CXX_FLAGS,
+                     depends=depends)
+
 
 try:
     from Cython.Build import cythonize
-except ImportError:  # no Cython: nothing to compile, the pure-Python encoder serves
+except ImportError:  # no Cython: nothing to compile, the Python paths serve
     ext_modules = []
 else:
     ext_modules = cythonize(
         [Extension(f"sobek_env.{game}._observe", [f"sobek_env/{game}/_observe.pyx"]) for game in GAMES]
+        + [cxx(f"sobek_env.{game}._native", [f"sobek_env/{game}/_native.pyx"], f"sobek_env/{game}/native")
+           for game in GAMES]
         + [Extension("agents.sobek._points", ["agents/sobek/_points.pyx"]),
-           Extension("agents.sobek._baselines", ["agents/sobek/_baselines.pyx", "agents/sobek/native/baselines.cpp"],
-                     language="c++", extra_compile_args=["-O2", "-std=c++17"], include_dirs=["."],
-                     depends=["agents/sobek/native/baselines.hpp", "agents/sobek/native/heuristic.inc"])],
+           cxx("agents.sobek._baselines", ["agents/sobek/_baselines.pyx", "agents/sobek/native/baselines.cpp"],
+               "agents/sobek/native")],
         compiler_directives={"language_level": 3},
     )
     for extension in ext_modules:

@@ -6,6 +6,9 @@ seat 0 first and to move, empty zones, scores 0), puts every card of the
 63-card catalogue the spec does not place into ``out_of_round``, and, unless
 the spec lists ``used_tokens``, completes the round's 5 tokens with used ones
 (they change nothing in play but keep the round sound for ``invariants.check``).
+
+:data:`ENGINE` says which engine :func:`build` makes states on: the ``engine`` fixture (conftest.py) sets it,
+so the rule tests run on the Python engine and on the native one.
 """
 
 from __future__ import annotations
@@ -15,10 +18,12 @@ from pathlib import Path
 from typing import Any
 
 from sobek_env import ACTION_NAMES, GameState, action_id
+from sobek_env.sobek import NativeState
 from sobek_env.sobek.catalogue import KINDS, TOKEN_COUNTS, TOKENS, TOKENS_PER_ROUND, make_rules
 from sobek_env.sobek.invariants import check
 
 SCENARIOS = Path(__file__).parent / "scenarios"
+ENGINE = "python"  # or "native"
 
 
 def _player(spec: dict[str, Any]) -> dict[str, Any]:
@@ -104,8 +109,14 @@ def complete(spec: dict[str, Any]) -> dict[str, Any]:
 
 
 def build(spec: dict[str, Any]) -> GameState:
-    """A :class:`GameState` from a partial state document."""
-    return GameState.from_json(json.dumps(complete(spec)))
+    """A state from a partial state document, on the engine :data:`ENGINE` names."""
+    state = GameState.from_json(json.dumps(complete(spec)))
+    return state if ENGINE == "python" else NativeState.from_python(state)
+
+
+def python_state(state: Any) -> GameState:
+    """``state`` itself if it is a Python state, else its Python twin (to read the engine's own fields)."""
+    return state if isinstance(state, GameState) else state.to_python()
 
 
 def spec(name: str) -> dict[str, Any]:
@@ -122,7 +133,7 @@ def act(state: GameState, *names: str) -> GameState:
     """Apply actions by name, checking the engine's invariants after each; returns ``state``."""
     for name in names:
         state.apply(action_id(name))
-        check(state)
+        check(python_state(state))
     return state
 
 

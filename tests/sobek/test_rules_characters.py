@@ -6,6 +6,8 @@ import pytest
 
 from .scenario import act, build, legal, load, spec, table_set, view
 
+pytestmark = pytest.mark.usefixtures("engine")  # each test on both engines (conftest.py)
+
 ALL_GOODS = ["goods:ivory", "goods:ebony", "goods:marble", "goods:cattle", "goods:fish", "goods:wheat"]
 
 

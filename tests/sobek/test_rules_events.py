@@ -8,6 +8,8 @@ from sobek_env.sobek.catalogue import symbol_at
 
 from .scenario import act, build, legal, load, table_set, view
 
+pytestmark = pytest.mark.usefixtures("engine")  # each test on both engines (conftest.py)
+
 EBONY_SET = ("set:ebony", "card:ebony-plain", "card:ebony-scarab", "card:ebony-scarab", "done")
 EBONY_HAND = ["ebony-scarab", "ebony-scarab", "ebony-plain"]
 

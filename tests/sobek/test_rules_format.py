@@ -12,6 +12,8 @@ from sobek_env import NUM_ACTIONS, GameState, IllegalActionError, StateFormatErr
 
 from .scenario import act, build, complete, load
 
+pytestmark = pytest.mark.usefixtures("engine")  # each test on both engines (conftest.py)
+
 
 def _turn_start() -> GameState:
     return load("take_row")

@@ -12,7 +12,9 @@ from sobek_env.sobek.catalogue import GOODS, NUM_KINDS, SET_MIN_CARDS
 from sobek_env.sobek.invariants import check
 from sobek_env.sobek.stress import random_rules
 
-from .scenario import act, build, legal, load, view
+from .scenario import act, build, legal, load, python_state, view
+
+pytestmark = pytest.mark.usefixtures("engine")  # each test on both engines (conftest.py)
 
 TAKES = [f"take:{i}" for i in range(9)]
 
@@ -248,7 +250,7 @@ def test_the_first_extension_gives_the_amulets_only_set_its_goods() -> None:
         {"goods": "ivory", "cards": ["ivory-scarab"] * 3 + ["amulet"] * 3, "prosperity": 0}]
     assert s.phase == "token"  # an extension triggers an event like any set
     act(s, "token:flood", "take:0", "take:0")  # the round ends; nobody can lay a horizontal set
-    assert s.round_log[-1]["points"][0] == 54  # 9 scarabs x 6 cards
+    assert python_state(s).round_log[-1]["points"][0] == 54  # 9 scarabs x 6 cards
 
 
 def test_prosperity_on_the_amulets_only_set_limits_its_extension_to_fish_cattle_or_wheat() -> None:
