@@ -72,6 +72,8 @@ cdef extern from "native/engine.hpp" namespace "kleopatra_native" nogil:
         int8_t owner
 
     cdef cppclass State:
+        State()
+        State(const State& other)
         const Rules* rules
         PyRandom rng
         vector[uint8_t]* log
@@ -171,11 +173,13 @@ cdef class NativeRules:
 
 
 cdef class NativeState:
-    cdef State st
+    cdef State* st  # never NULL once made (new, from_json, from_python, clone, resample)
     cdef NativeRules _native_rules
     cdef object _seed
     cdef object _gauss
     cdef object _log
+    cdef object _buffer       # the last buffer encode wrote to, and its view
+    cdef float[::1] _view
     cdef vector[uint8_t] _events
     cdef int _legal[144]
     cdef int _num_legal

@@ -16,7 +16,7 @@ from numbers import Integral
 import numpy as np
 
 from libc.stdint cimport int8_t, int32_t, uint8_t, uint32_t, uint64_t
-from libc.string cimport memset
+from cpython.long cimport PyLong_AsLongAndOverflow
 
 from ..errors import IllegalActionError, InvariantError
 from ..randomness import as_random
@@ -87,13 +87,22 @@ cdef class NativeRules:
 
 
 _RULES = {}
+_DEFAULT_RULES = {}  # per player count: the default rules (make_rules validates the whole catalogue each call)
 
 
 cdef NativeRules _native_rules(rules):
-    native = _RULES.get(rules)
+    # keyed by identity (make_rules hands out one object per parameter set; the entry keeps it alive)
+    native = _RULES.get(id(rules))
     if native is None:
-        native = _RULES[rules] = NativeRules(rules)
+        native = _RULES[id(rules)] = NativeRules(rules)
     return native
+
+
+_MAKE = object()  # NativeState's private constructor key: a state always holds a dealt or copied State
+
+
+cdef NativeState _empty():
+    return NativeState.__new__(NativeState, _MAKE)
 
 
 # ---------------------------------------------------------------------- documents
@@ -122,6 +131,14 @@ cdef class NativeState:
     """A game of Kleopatra in progress, played by the C++ engine; the protocol of the Python GameState."""
 
     engine = ENGINE
+
+    def __cinit__(self, *args):
+        if len(args) != 1 or args[0] is not _MAKE:
+            raise TypeError("a NativeState is made by new(), from_json() or from_python()")
+        self.st = NULL
+
+    def __dealloc__(self):
+        del self.st
 
     # ------------------------------------------------------------------ the protocol
 
@@ -240,7 +257,7 @@ cdef class NativeState:
     def winners(self) -> list:
         """rules §11.6: the best survivors, ties going to the fewest amulets; [] until the game is over."""
         cdef int out[5]
-        cdef int i, count = winners(self.st, out)
+        cdef int i, count = winners(self.st[0], out)
         return [out[i] for i in range(count)]
 
     @property
@@ -270,7 +287,7 @@ cdef class NativeState:
 
     cdef int _fill_legal(self) except -1:
         if not self._legal_known:
-            self._num_legal = legal(self.st, self._legal)
+            self._num_legal = legal(self.st[0], self._legal)
             self._legal_known = True
         return 0
 
@@ -283,19 +300,20 @@ cdef class NativeState:
     def apply(self, action) -> None:
         """Play ``action`` for ``current_player``; IllegalActionError, changing nothing, for anything but a
         legal integer id."""
-        cdef int a, i
+        cdef long a
+        cdef int i, overflow = 0
         if type(action) is not int:
             if isinstance(action, bool) or not isinstance(action, Integral):
                 raise IllegalActionError(f"an action must be an integer id from 0 to {NUM_ACTIONS - 1}, "
                                          f"got {action!r:.40} ({type(action).__name__})")
             action = int(action)
+        a = PyLong_AsLongAndOverflow(action, &overflow)
         self._fill_legal()
-        if 0 <= action < NUM_ACTIONS:
-            a = action
+        if not overflow and 0 <= a < NUM_ACTIONS:
             for i in range(self._num_legal):
                 if self._legal[i] == a:
                     self._legal_known = False
-                    apply(self.st, a)
+                    apply(self.st[0], a)
                     if self._log is not None:
                         self._flush_log()
                     return
@@ -313,8 +331,8 @@ cdef class NativeState:
 
     def clone(self) -> NativeState:
         """An independent copy (the random generator included; the log is not carried over)."""
-        cdef NativeState o = NativeState.__new__(NativeState)
-        o.st = self.st
+        cdef NativeState o = _empty()
+        o.st = new State(self.st[0])
         o.st.log = NULL
         o._native_rules = self._native_rules
         o._seed = self._seed
@@ -358,12 +376,13 @@ cdef class NativeState:
         rng = as_random(rng)
         cdef PyRandom generator
         _set_generator(generator, rng.getstate())
-        cdef NativeState o = NativeState.__new__(NativeState)
+        cdef NativeState o = _empty()
+        o.st = new State(self.st[0])
         cdef bint found
         cdef int seat = player
         cdef uint64_t seed
         with nogil:
-            found = resample(self.st, seat, generator, o.st, &seed)
+            found = resample(self.st[0], seat, generator, o.st[0], &seed)
         rng.setstate(_generator_state(generator, rng.getstate()[2]))
         if not found:
             raise RuntimeError("no consistent deal found in 100000 attempts")
@@ -376,18 +395,28 @@ cdef class NativeState:
 
     # ------------------------------------------------------------------ observations
 
-    def encode(self, float[::1] buffer not None, seat, bint memory) -> None:
+    def encode(self, buffer, seat, bint memory) -> None:
         """Write ``seat``'s view (rules §15) into ``buffer`` (float32, the layout of ``observation_layout``):
         the Python Observer's vector, in the ``memory`` or the ``original`` mode."""
         cdef Layout* l = _cached_layout(self.st.n)
-        if buffer.shape[0] != l.size:
-            raise ValueError(f"the observation for {self.st.n} players has {l.size} entries, "
-                             f"the buffer {buffer.shape[0]}")
-        if isinstance(seat, bool) or not isinstance(seat, Integral) or not 0 <= seat < self.st.n:
+        cdef float[::1] view
+        if buffer is not self._buffer:  # the view of the last buffer is kept: making one costs more than encoding
+            if buffer is None:
+                raise ValueError("encode needs a float32 buffer, got None")
+            view = buffer
+            if view.shape[0] != l.size:
+                raise ValueError(f"the observation for {self.st.n} players has {l.size} entries, "
+                                 f"the buffer {view.shape[0]}")
+            self._buffer, self._view = buffer, view
+        cdef long s
+        cdef int overflow = 0
+        if type(seat) is not int and (isinstance(seat, bool) or not isinstance(seat, Integral)):
             raise ValueError(f"seat must be a seat from 0 to {self.st.n - 1}, got {seat!r:.40}")
-        cdef int s = seat
+        s = PyLong_AsLongAndOverflow(int(seat), &overflow)
+        if overflow or not 0 <= s < self.st.n:
+            raise ValueError(f"seat must be a seat from 0 to {self.st.n - 1}, got {seat!r:.40}")
         with nogil:
-            encode(self.st, l[0], s, memory, &buffer[0])
+            encode(self.st[0], l[0], s, memory, &self._view[0])
 
     def observe(self, seat, bint memory=False):
         """A new float32 vector of ``seat``'s view."""
@@ -401,14 +430,14 @@ cdef class NativeState:
         out = np.empty(state_size(l[0], self.st.n), dtype=np.float32)
         cdef float[::1] b = out
         with nogil:
-            encode_state(self.st, l[0], &b[0])
+            encode_state(self.st[0], l[0], &b[0])
         return out
 
     # ------------------------------------------------------------------ the document
 
     def document(self) -> dict:
         """The ``kleopatra-state/1`` document as a dict (``jsonstate.to_document`` of the equal Python state)."""
-        cdef State* s = &self.st
+        cdef State* s = self.st
         cdef int n = s.n, p, k, i, v
         cdef uint32_t words[624]
         cdef int index
@@ -470,7 +499,7 @@ cdef class NativeState:
         }
 
     def _phase_document(self, int phase) -> dict:
-        cdef State* s = &self.st
+        cdef State* s = self.st
         cdef int i, n = s.n
         out = {"phase": PHASE_NAMES[phase]}
         name = out["phase"]
@@ -549,13 +578,18 @@ cdef Layout* _cached_layout(int n):
 
 def new(num_players=3, seed=None, **rules) -> NativeState:
     """Deal a new game (rules §2), as ``GameState.new`` deals it for the same seed and options."""
-    options = make_rules(num_players, **rules)
+    options = _DEFAULT_RULES.get(num_players) if not rules and type(num_players) is int else None
+    if options is None:
+        options = make_rules(num_players, **rules)
+        if not rules:
+            _DEFAULT_RULES[num_players] = options
     if seed is None:
         seed = random.SystemRandom().randrange(2**63)
     if isinstance(seed, bool) or not isinstance(seed, Integral) or seed < 0:
         raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
     seed = int(seed)
-    cdef NativeState s = NativeState.__new__(NativeState)
+    cdef NativeState s = _empty()
+    s.st = new State()
     s._native_rules = _native_rules(options)
     s._seed = seed
     s._gauss = None
@@ -564,7 +598,7 @@ def new(num_players=3, seed=None, **rules) -> NativeState:
         s.st.rng.seed(<uint64_t>seed)
     else:
         _set_generator(s.st.rng, random.Random(seed).getstate())
-    deal(s.st, s._native_rules.ptr)
+    deal(s.st[0], s._native_rules.ptr)
     return s
 
 
@@ -608,8 +642,9 @@ cdef int _row(int32_t* out, values, int size, long high, str what) except -1:
 
 cdef NativeState _copy_in(py):
     """Copy a sound Python state in (every index checked, so no state can make the engine write out of bounds)."""
-    cdef NativeState o = NativeState.__new__(NativeState)
-    cdef State* s = &o.st
+    cdef NativeState o = _empty()
+    o.st = new State()
+    cdef State* s = o.st
     cdef int n, p, v, i, at
     cdef long big = 2**31 - 1
     rules = py.rules
