@@ -6,7 +6,7 @@ STAMP   = $(VENV)/.installed
 
 .PHONY: install test test-lower test-ray rllib-bar demo lint stress stress-sobek stress-kleopatra clean
 
-$(STAMP): pyproject.toml constraints.txt setup.py $(wildcard sobek_env/*/_observe.pyx)
+$(STAMP): pyproject.toml constraints.txt setup.py $(wildcard sobek_env/*/_*.pyx sobek_env/*/native/*.hpp sobek_env/native/*.hpp)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet -c constraints.txt -e ".[dev]"
 	touch $(STAMP)
@@ -23,7 +23,7 @@ test: $(STAMP)
 # The declared lowest versions (constraints-lower.txt), in a venv of their own, on the suite that needs no
 # long run: proves pyproject.toml's lower bounds true. .ci/run runs it after make test.
 LOWER = .venv-lower
-$(LOWER)/.installed: pyproject.toml constraints.txt constraints-lower.txt setup.py $(wildcard sobek_env/*/_observe.pyx)
+$(LOWER)/.installed: pyproject.toml constraints.txt constraints-lower.txt setup.py $(wildcard sobek_env/*/_*.pyx sobek_env/*/native/*.hpp sobek_env/native/*.hpp)
 	test -x $(LOWER)/bin/python || $(PYTHON) -m venv $(LOWER)
 	$(LOWER)/bin/python -m pip install --quiet -c constraints.txt -c constraints-lower.txt -e ".[dev]"
 	touch $(LOWER)/.installed
@@ -34,7 +34,7 @@ test-lower: $(LOWER)/.installed
 # Ray's tests (tests_ray/, outside the suite's testpaths: make test collects none of them) in a venv of their own
 # with the ray extra, on a local Ray they start. .ci/run runs it after make test-lower.
 RAYVENV = .venv-ray
-$(RAYVENV)/.installed: pyproject.toml constraints.txt setup.py $(wildcard sobek_env/*/_observe.pyx)
+$(RAYVENV)/.installed: pyproject.toml constraints.txt setup.py $(wildcard sobek_env/*/_*.pyx sobek_env/*/native/*.hpp sobek_env/native/*.hpp)
 	test -x $(RAYVENV)/bin/python || $(PYTHON) -m venv $(RAYVENV)
 	$(RAYVENV)/bin/python -m pip install --quiet -c constraints.txt -e ".[dev,ray]"
 	touch $(RAYVENV)/.installed

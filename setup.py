@@ -9,6 +9,9 @@ and ``Observer`` uses its pure-Python path.
 from setuptools import Extension, setup
 
 GAMES = ("sobek", "kleopatra")  # each game's package holds an optional compiled encoder, _observe.pyx
+# the C++ a native engine includes: rebuilt when they change, and shipped in the source distribution
+NATIVE_HEADERS = {"kleopatra": [f"sobek_env/kleopatra/native/{name}.hpp" for name in ("engine", "observe", "resample")]
+                  + ["sobek_env/native/pyrandom.hpp"]}
 
 try:
     from Cython.Build import cythonize
@@ -19,7 +22,7 @@ else:
         [Extension(f"sobek_env.{game}._observe", [f"sobek_env/{game}/_observe.pyx"]) for game in GAMES]
         + [Extension("agents.sobek._points", ["agents/sobek/_points.pyx"])]
         + [Extension("sobek_env.kleopatra._native", ["sobek_env/kleopatra/_native.pyx"], language="c++",
-                     extra_compile_args=["-O2", "-std=c++17"])],
+                     extra_compile_args=["-O2", "-std=c++17"], depends=NATIVE_HEADERS["kleopatra"])],
         compiler_directives={"language_level": 3},
     )
     for extension in ext_modules:

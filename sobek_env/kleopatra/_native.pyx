@@ -7,6 +7,10 @@ The same game bit for bit: the same legal actions, ``to_json()`` after every act
 included), observations, scores and winners, and ``resample`` results; ``tests/kleopatra/test_native.py`` plays
 both engines side by side. Documents are read by the Python strict reader, then copied in (:func:`from_json`);
 :meth:`NativeState.to_python` gives the equal Python state. Build a game with :func:`new`.
+
+The methods keep the GIL (a state shared between Python threads is never read while another thread changes
+it); a Cython module that steps many states at once cimports ``_native.pxd`` and calls the C++ ``legal``,
+``apply`` and ``encode`` on ``NativeState.st`` without it.
 """
 
 import json
@@ -381,8 +385,7 @@ cdef class NativeState:
         cdef bint found
         cdef int seat = player
         cdef uint64_t seed
-        with nogil:
-            found = resample(self.st[0], seat, generator, o.st[0], &seed)
+        found = resample(self.st[0], seat, generator, o.st[0], &seed)
         rng.setstate(_generator_state(generator, rng.getstate()[2]))
         if not found:
             raise RuntimeError("no consistent deal found in 100000 attempts")
@@ -415,8 +418,7 @@ cdef class NativeState:
         s = PyLong_AsLongAndOverflow(int(seat), &overflow)
         if overflow or not 0 <= s < self.st.n:
             raise ValueError(f"seat must be a seat from 0 to {self.st.n - 1}, got {seat!r:.40}")
-        with nogil:
-            encode(self.st[0], l[0], s, memory, &self._view[0])
+        encode(self.st[0], l[0], s, memory, &self._view[0])
 
     def observe(self, seat, bint memory=False):
         """A new float32 vector of ``seat``'s view."""
@@ -429,8 +431,7 @@ cdef class NativeState:
         cdef Layout* l = _cached_layout(self.st.n)
         out = np.empty(state_size(l[0], self.st.n), dtype=np.float32)
         cdef float[::1] b = out
-        with nogil:
-            encode_state(self.st[0], l[0], &b[0])
+        encode_state(self.st[0], l[0], &b[0])
         return out
 
     # ------------------------------------------------------------------ the document
