@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from sobek_env.compiled import extension
 from sobek_env.kleopatra import GameState, IllegalActionError, StateFormatError
+from sobek_env.kleopatra.catalogue import KINDS
 from sobek_env.kleopatra.jsonstate import to_document
 from sobek_env.kleopatra.observation import Observer, observation_size, state_vector
 from sobek_env.kleopatra.stress import PROFILES, VARIED_OPTIONS, Policy
@@ -142,6 +143,13 @@ def test_whole_random_games_agree_after_every_action(n: int) -> None:
         assert steps > 50
 
 
+def test_the_largest_catalogue_fits() -> None:
+    """Every kind at its ceiling (catalogue.MAX_CARDS_OF_A_KIND): the native piles hold all 3,400 cards."""
+    counts = {kind: 200 for kind in KINDS}
+    for n in (2, 5):
+        play_both(7 + n, n, {"card_counts": counts, "hand_limit": 200, "max_turns": 8})
+
+
 @pytest.mark.parametrize("n", [2, 3, 4, 5])
 def test_the_deal_is_the_python_deal(n: int) -> None:
     for seed in (0, 1, 2**63 - 1, 2**64, 2**70 + 3):
@@ -186,6 +194,34 @@ def test_resample_equals_the_python_resample_for_every_generator(n: int) -> None
             assert (native.resample(seat, generator).to_json()
                     == python.resample(seat, np.random.default_rng(seed)).to_json())
             assert native.resample(seat, 12).to_json() == python.resample(seat, 12).to_json()
+
+
+def test_resample_redraws_inconsistent_deals_as_python_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Deals that break what everybody saw (an unaffordable quarry visit, a Beggar's victim with nothing to give)
+    are drawn again: the native engine rejects the same deals, so it draws the same next ones."""
+    from sobek_env.kleopatra import resample as reference
+
+    deals = []
+    real_deal = reference._deal
+    monkeypatch.setattr(reference, "_deal", lambda *args: deals.append(1) or real_deal(*args))
+    found, game = 0, 0
+    while found < 6:
+        rng = random.Random(game)
+        python = GameState.new(2 + game % 4, seed=game)
+        while not python.is_over and found < 6:
+            if python.phase.name in ("quarry", "beggar", "ceremony", "vizier", "courtesan", "scribe_die"):
+                seat, key = rng.randrange(python.num_players), rng.randrange(2**32)
+                deals.clear()
+                want = python.resample(seat, random.Random(key)).to_json()
+                if len(deals) > 1:
+                    found += 1
+                    mine = random.Random(key)
+                    assert N.from_json(python.to_json()).resample(seat, mine).to_json() == want
+                    theirs = random.Random(key)
+                    python.resample(seat, theirs)
+                    assert mine.getstate() == theirs.getstate()
+            python.apply(rng.choice(python.legal_actions()))
+        game += 1
 
 
 def test_resample_refuses_what_python_refuses() -> None:
