@@ -20,7 +20,9 @@ from numbers import Integral
 import numpy as np
 
 from libc.stdint cimport int8_t, int32_t, uint8_t, uint32_t, uint64_t
-from cpython.long cimport PyLong_AsLongAndOverflow
+from cpython.long cimport PyLong_AsLongAndOverflow, PyLong_AsUnsignedLong, PyLong_FromUnsignedLong
+from cpython.ref cimport Py_INCREF
+from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_New, PyTuple_SET_ITEM
 
 from ..errors import IllegalActionError, InvariantError
 from ..randomness import as_random
@@ -379,14 +381,15 @@ cdef class NativeState:
             raise ValueError(f"player must be a seat from 0 to {n - 1}, got {player!r}")
         rng = as_random(rng)
         cdef PyRandom generator
-        _set_generator(generator, rng.getstate())
+        state = rng.getstate()
+        _set_generator(generator, state)
         cdef NativeState o = _empty()
         o.st = new State(self.st[0])
         cdef bint found
         cdef int seat = player
         cdef uint64_t seed
         found = resample(self.st[0], seat, generator, o.st[0], &seed)
-        rng.setstate(_generator_state(generator, rng.getstate()[2]))
+        rng.setstate(_generator_state(generator, state[2]))
         if not found:
             raise RuntimeError("no consistent deal found in 100000 attempts")
         o.st.log = NULL
@@ -546,21 +549,31 @@ cdef class NativeState:
 cdef int _set_generator(PyRandom& generator, state) except -1:
     """Load random.Random.getstate() ``state`` into ``generator``."""
     cdef uint32_t words[624]
-    cdef int i
+    cdef Py_ssize_t i
+    cdef tuple internal
     version, internal, _ = state
     if version != 3 or len(internal) != 625 or not 0 <= internal[624] <= 624:
         raise ValueError("not a random.Random state (version 3, 624 words and an index from 0 to 624)")
     for i in range(624):
-        words[i] = internal[i]
+        words[i] = PyLong_AsUnsignedLong(<object>PyTuple_GET_ITEM(internal, i))
     generator.set_state(words, internal[624])
     return 0
 
 
 cdef tuple _generator_state(PyRandom& generator, gauss):
     cdef uint32_t words[624]
-    cdef int index, i
+    cdef int index
+    cdef Py_ssize_t i
     generator.get_state(words, &index)
-    return (3, tuple([words[i] for i in range(624)] + [index]), gauss)
+    internal = PyTuple_New(625)
+    for i in range(624):
+        value = PyLong_FromUnsignedLong(words[i])
+        Py_INCREF(value)
+        PyTuple_SET_ITEM(internal, i, value)
+    value = index
+    Py_INCREF(value)
+    PyTuple_SET_ITEM(internal, 624, value)
+    return (3, internal, gauss)
 
 
 cdef Layout _LAYOUT_CACHE[6]
