@@ -22,7 +22,8 @@ else:
         [Extension(f"sobek_env.{game}._observe", [f"sobek_env/{game}/_observe.pyx"]) for game in GAMES]
         + [Extension("agents.sobek._points", ["agents/sobek/_points.pyx"])]
         + [Extension("sobek_env.kleopatra._native", ["sobek_env/kleopatra/_native.pyx"], language="c++",
-                     extra_compile_args=["-O2", "-std=c++17"], depends=NATIVE_HEADERS["kleopatra"])],
+                     extra_compile_args=["-O2", "-std=c++17"], include_dirs=["."],
+                     depends=NATIVE_HEADERS["kleopatra"])],
         compiler_directives={"language_level": 3},
     )
     for extension in ext_modules:

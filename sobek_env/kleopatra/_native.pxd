@@ -1,14 +1,15 @@
 # distutils: language = c++
 """The C++ API of Kleopatra's native engine (``native/engine.hpp``, ``observe.hpp``, ``resample.hpp``), for the
 binding ``_native.pyx`` and for other Cython modules (a batched environment): ``cimport`` these and step a
-``State`` with ``legal`` / ``apply`` / ``encode``, all usable ``nogil``."""
+``State`` (``NativeState.st``) with ``legal`` / ``apply`` / ``encode``, all usable ``nogil``. The headers are
+named from the project's root, so a module that cimports this one builds with ``include_dirs=["."]``."""
 
 from libc.stdint cimport int8_t, int32_t, uint8_t, uint32_t, uint64_t
 from libcpp cimport bool as cbool
 from libcpp.vector cimport vector
 
 
-cdef extern from "native/engine.hpp" namespace "sobek_native" nogil:
+cdef extern from "sobek_env/kleopatra/native/engine.hpp" namespace "sobek_native" nogil:
     cdef cppclass PyRandom:
         PyRandom()
         void seed(uint64_t s)
@@ -17,7 +18,7 @@ cdef extern from "native/engine.hpp" namespace "sobek_native" nogil:
         uint64_t getrandbits(int k)
 
 
-cdef extern from "native/engine.hpp" namespace "kleopatra_native" nogil:
+cdef extern from "sobek_env/kleopatra/native/engine.hpp" namespace "kleopatra_native" nogil:
     const int NUM_KINDS
     const int MAX_PLAYERS
     const int STALLS
@@ -154,7 +155,7 @@ cdef extern from "native/engine.hpp" namespace "kleopatra_native" nogil:
     int winners(const State& s, int* out)
 
 
-cdef extern from "native/observe.hpp" namespace "kleopatra_native" nogil:
+cdef extern from "sobek_env/kleopatra/native/observe.hpp" namespace "kleopatra_native" nogil:
     cdef struct Layout:
         int size
     Layout make_layout(int n)
@@ -163,7 +164,7 @@ cdef extern from "native/observe.hpp" namespace "kleopatra_native" nogil:
     void encode_state(const State& s, const Layout& l, float* b)
 
 
-cdef extern from "native/resample.hpp" namespace "kleopatra_native" nogil:
+cdef extern from "sobek_env/kleopatra/native/resample.hpp" namespace "kleopatra_native" nogil:
     cbool resample(const State& s, int player, PyRandom& rng, State& out, uint64_t* seed)
 
 
