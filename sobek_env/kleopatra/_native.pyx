@@ -407,9 +407,13 @@ cdef class NativeState:
         cdef Layout* l = _cached_layout(self.st.n)
         cdef float[::1] view
         if buffer is not self._buffer:  # the view of the last buffer is kept: making one costs more than encoding
-            if buffer is None:
-                raise ValueError("encode needs a float32 buffer, got None")
-            view = buffer
+            try:
+                view = buffer
+            except (TypeError, ValueError, BufferError) as exc:
+                raise ValueError(f"encode needs a writable, contiguous float32 vector of {l.size} entries, got "
+                                 f"{type(buffer).__name__} ({exc})") from None
+            if view is None:
+                raise ValueError(f"encode needs a writable, contiguous float32 vector of {l.size} entries, got None")
             if view.shape[0] != l.size:
                 raise ValueError(f"the observation for {self.st.n} players has {l.size} entries, "
                                  f"the buffer {view.shape[0]}")

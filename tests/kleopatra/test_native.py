@@ -8,6 +8,7 @@ alike; bad input gets the Python engine's errors and changes nothing, and no inp
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -266,8 +267,11 @@ def test_the_observation_layout_is_the_python_one(n: int) -> None:
     for seat in (-1, n, True, 1.0, "0", None):
         with pytest.raises(ValueError, match="seat"):
             native.encode(np.zeros(observation_size(n), dtype=np.float32), seat, False)
-    with pytest.raises((TypeError, ValueError)):
-        native.encode(np.zeros(observation_size(n), dtype=np.float64), 0, False)
+    size = observation_size(n)
+    for buffer in (np.zeros(size, dtype=np.float64), np.float32(0), None, "x" * size,
+                   np.zeros(size, dtype=np.float32)[::-1], np.zeros((2, size), dtype=np.float32)):
+        with pytest.raises(ValueError, match="encode needs a writable, contiguous float32 vector"):
+            native.encode(buffer, 0, False)
 
 
 # ---------------------------------------------------------------------- bad input
@@ -347,6 +351,21 @@ def test_junk_actions_never_crash_and_match_python(s: GameState, actions: list[A
         else:
             native.apply(action)
         assert native.to_json() == s.to_json()
+
+
+@given(states, junk, junk, junk)
+@examples(60)
+def test_junk_arguments_to_the_other_methods_raise_and_change_nothing(s: GameState, seat: Any, flag: Any,
+                                                                      rng: Any) -> None:
+    native = N.from_json(s.to_json())
+    before = native.to_json()
+    buffer = np.zeros(observation_size(s.num_players), dtype=np.float32)
+    for call in (lambda: native.encode(buffer, seat, flag), lambda: native.encode(seat, 0, False),
+                 lambda: native.observe(seat), lambda: native.resample(seat, rng), lambda: native.resample(0, rng),
+                 lambda: setattr(native, "log", seat)):
+        with contextlib.suppress(TypeError, ValueError):  # refused with an error: fine, and nothing changed
+            call()
+    assert native.to_json() == before
 
 
 def load_both(text: str) -> tuple[Any, Any]:
