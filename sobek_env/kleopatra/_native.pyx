@@ -93,14 +93,14 @@ cdef class NativeRules:
 
 
 _RULES = {}
-_DEFAULT_RULES = {}  # per player count: the default rules (make_rules validates the whole catalogue each call)
+_DEFAULT_RULES = {}  # per player count, the default rules (make_rules validates the whole catalogue each call)
 
 
 cdef NativeRules _native_rules(rules):
-    # keyed by identity (make_rules hands out one object per parameter set; the entry keeps it alive)
-    native = _RULES.get(id(rules))
+    # keyed by the rules' parameters (an unpickled Rules is a new object with the same ones)
+    native = _RULES.get(rules)
     if native is None:
-        native = _RULES[id(rules)] = NativeRules(rules)
+        native = _RULES[rules] = NativeRules(rules)
     return native
 
 
@@ -596,11 +596,11 @@ cdef Layout* _cached_layout(int n):
 
 def new(num_players=3, seed=None, **rules) -> NativeState:
     """Deal a new game (rules §2), as ``GameState.new`` deals it for the same seed and options."""
-    options = _DEFAULT_RULES.get(num_players) if not rules and type(num_players) is int else None
-    if options is None:
-        options = make_rules(num_players, **rules)
+    cdef NativeRules native = _DEFAULT_RULES.get(num_players) if not rules and type(num_players) is int else None
+    if native is None:
+        native = _native_rules(make_rules(num_players, **rules))
         if not rules:
-            _DEFAULT_RULES[num_players] = options
+            _DEFAULT_RULES[num_players] = native
     if seed is None:
         seed = random.SystemRandom().randrange(2**63)
     if isinstance(seed, bool) or not isinstance(seed, Integral) or seed < 0:
@@ -608,7 +608,7 @@ def new(num_players=3, seed=None, **rules) -> NativeState:
     seed = int(seed)
     cdef NativeState s = _empty()
     s.st = new State()
-    s._native_rules = _native_rules(options)
+    s._native_rules = native
     s._seed = seed
     s._gauss = None
     s._log = None

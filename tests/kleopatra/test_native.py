@@ -411,3 +411,19 @@ def test_junk_documents_get_the_python_error(value: Any) -> None:
     python, native = load_both(text)
     assert isinstance(python, StateFormatError) and isinstance(native, StateFormatError)
     assert str(native) == str(python)
+
+
+def test_states_pickle_and_share_one_copy_of_their_rules() -> None:
+    """An unpickled Python state carries a new Rules object with the same parameters: the native engine keeps one
+    C++ copy of them (a copy per object would grow without bound in workers that receive pickled states)."""
+    import pickle
+
+    python = midgame(3, 5, 200)
+    first = N.from_python(python)
+    kept = len(N._RULES)
+    for _ in range(4):
+        again = N.from_python(pickle.loads(pickle.dumps(python)))
+        assert again == first
+    assert len(N._RULES) == kept
+    native = N.new(3, seed=9, priest_faces=2)
+    assert pickle.loads(pickle.dumps(native)).to_json() == native.to_json()
