@@ -8,6 +8,10 @@ or pending stacked
 under the given top of ``mosaic_stack`` in catalogue order; every card of the catalogue the spec does not place goes to
 the discard pile (or, with ``"rest": "deck"``, face down under the deck; with ``"rest": "hand:<seat>"``, into
 that seat's hand).
+
+The rule tests run on both engines: ``engine`` (set by the ``scenario_engine`` fixture of ``conftest.py``) says
+whether :func:`build` hands out the Python state or the native one (``sobek_env/kleopatra/_native.pyx``);
+:func:`python` gives the Python state of either, for the checks that read the engine's own fields.
 """
 
 from __future__ import annotations
@@ -16,11 +20,16 @@ import json
 from pathlib import Path
 from typing import Any
 
+from sobek_env.compiled import extension
 from sobek_env.kleopatra import ACTION_NAMES, GameState, action_id
 from sobek_env.kleopatra.catalogue import KINDS, TILE_NAMES, make_rules
 from sobek_env.kleopatra.invariants import check
+from sobek_env.kleopatra.observation import Observer
 
 SCENARIOS = Path(__file__).parent / "scenarios"
+NATIVE = extension("._native", "sobek_env.kleopatra")
+ENGINES = ("python",) if NATIVE is None else ("python", "native")
+engine = "python"  # the engine build() deals to: set per test by the scenario_engine fixture
 
 
 def _player(spec: dict[str, Any]) -> dict[str, Any]:
@@ -110,11 +119,23 @@ def complete(spec: dict[str, Any]) -> dict[str, Any]:
     return doc
 
 
-def build(spec: dict[str, Any]) -> GameState:
-    """A :class:`GameState` from a partial state document (checked by the invariants)."""
+def build(spec: dict[str, Any]) -> Any:
+    """A state of the current ``engine`` from a partial state document (checked by the invariants)."""
     s = GameState.from_json(json.dumps(complete(spec)))
     check(s)
-    return s
+    return s if engine == "python" else NATIVE.from_json(s.to_json())
+
+
+def python(state: Any) -> GameState:
+    """The Python state of ``state`` (itself, or the native state's equal)."""
+    return state if isinstance(state, GameState) else state.to_python()
+
+
+def observe(state: Any, seat: int, mode: str = "original") -> Any:
+    """``seat``'s observation vector: the reference encoder's for a Python state, the native encoder's else."""
+    if isinstance(state, GameState):
+        return Observer(state.num_players, mode).encode_python(state, seat).copy()
+    return state.observe(seat, mode == "memory")
 
 
 def spec(name: str) -> dict[str, Any]:
@@ -124,25 +145,25 @@ def spec(name: str) -> dict[str, Any]:
     return stored
 
 
-def load(name: str, **overrides: Any) -> GameState:
+def load(name: str, **overrides: Any) -> Any:
     """The state of ``scenarios/<name>.json`` with top-level keys replaced by ``overrides``."""
     return build({**spec(name), **overrides})
 
 
-def act(state: GameState, *names: str) -> GameState:
+def act(state: Any, *names: str) -> Any:
     """Apply actions by name, checking the invariants after each; returns ``state``."""
     for name in names:
         state.apply(action_id(name))
-        check(state)
+        check(python(state))
     return state
 
 
-def legal(state: GameState) -> list[str]:
+def legal(state: Any) -> list[str]:
     """The legal action names, in id order."""
     return [ACTION_NAMES[a] for a in state.legal_actions()]
 
 
-def doc(state: GameState) -> dict[str, Any]:
+def doc(state: Any) -> dict[str, Any]:
     """The state's JSON document as a dict."""
     return json.loads(state.to_json())
 

@@ -6,7 +6,9 @@ import pytest
 
 from sobek_env.kleopatra import GAME
 
-from .scenario import act, build, doc, legal
+from .scenario import act, build, doc, legal, observe
+
+pytestmark = pytest.mark.usefixtures("scenario_engine")  # each rule test on both engines
 
 # ---------------------------------------------------------------------- hand limit (rules §9)
 
@@ -91,17 +93,15 @@ def test_bids_are_bounded_by_talents() -> None:
 
 
 def test_other_seats_do_not_see_a_running_offer() -> None:
-    from sobek_env.kleopatra.observation import Observer
-
     s = build({"altar": 4, "players": [{"hand": ["scribe"], "talents": 30}, {"talents": 9}, {}]})
     act(s, "character:scribe", "die:add")
-    observers = [Observer(3, mode) for mode in ("original", "memory")]
-    before = [[o.encode_python(s, seat).copy() for seat in (1, 2)] for o in observers]
+    modes = ("original", "memory")
+    before = [[observe(s, seat, mode) for seat in (1, 2)] for mode in modes]
     act(s, "bid:10", "bid:5")
-    after = [[o.encode_python(s, seat).copy() for seat in (1, 2)] for o in observers]
+    after = [[observe(s, seat, mode) for seat in (1, 2)] for mode in modes]
     assert all((a == b).all() for x, y in zip(before, after) for a, b in zip(x, y))
     act(s, "done")
-    closed = [o.encode_python(s, 2).copy() for o in observers]
+    closed = [observe(s, 2, mode) for mode in modes]
     assert all((c != b[1]).any() for c, b in zip(closed, before))  # the closed flag (and who acts) changed
 
 

@@ -3,9 +3,13 @@ sanctuaries and the statues of Anubis, tiles removed from the game."""
 
 from __future__ import annotations
 
+import pytest
+
 from sobek_env.kleopatra.catalogue import make_rules
 
 from .scenario import act, build, doc, legal, load
+
+pytestmark = pytest.mark.usefixtures("scenario_engine")  # each rule test on both engines
 
 QUIET = {"priest_faces": 0}
 MOSAIC_HAND = ["artisan", "artisan", "stone", "marble", "lapis"]

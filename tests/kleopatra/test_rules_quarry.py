@@ -9,6 +9,8 @@ from sobek_env.kleopatra import IllegalActionError, action_id
 
 from .scenario import act, build, doc, legal
 
+pytestmark = pytest.mark.usefixtures("scenario_engine")  # each rule test on both engines
+
 QUIET = {"priest_faces": 0}  # no die ever shows the priest: no ceremony gets in the way
 WALL_HAND = ["artisan", "stone", "wood"]
 MOSAIC_HAND = ["artisan", "artisan", "stone", "marble", "lapis"]
