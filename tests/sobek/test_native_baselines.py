@@ -192,7 +192,7 @@ def test_bad_input_gets_a_clear_value_error(decision, bend: str) -> None:
     before = vector.copy()
     with pytest.raises(ValueError) as caught:
         agent.act(bent)
-    assert "\n" not in str(caught.value) and len(str(caught.value)) < 200
+    assert "\n" not in str(caught.value) and len(str(caught.value)) < 300  # one line
     assert np.array_equal(vector, before)
     assert agent.act(observation) in np.flatnonzero(mask)  # the agent still works
 
