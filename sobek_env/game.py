@@ -16,6 +16,7 @@ everything else (encoders, renderers, agents) dispatches on it.
 
 from __future__ import annotations
 
+import os
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
@@ -23,7 +24,17 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
+    from types import ModuleType
+
     import numpy as np
+
+ENGINES = ("native", "python")  # a game's engines, in the order the default is chosen
+
+
+def python_state(state: Any) -> Any:
+    """``state`` on the Python engine: itself, or the equal Python state of a native one. Code that reads an
+    engine's internals (renderers, invariants, statistics, views) reads them there."""
+    return state.to_python() if getattr(state, "engine", "python") == "native" else state
 
 
 class Phase:
@@ -65,7 +76,10 @@ class Phase:
 
 @runtime_checkable
 class State(Protocol):
-    """The protocol every game's state follows (INTERFACE.md, "Games")."""
+    """The protocol every game's state follows (INTERFACE.md, "Games"); ``engine`` is ``"native"`` or
+    ``"python"``."""
+
+    engine: str
 
     @property
     def num_players(self) -> int: ...
@@ -179,15 +193,46 @@ class Game(ABC):
         """A :class:`Table` of this game (default player count if none is given)."""
         return Table(self, self.default_players if num_players is None else num_players, observation_mode, rules)
 
-    # ------------------------------------------------------------------ states
+    # ------------------------------------------------------------------ states and engines
 
     @abstractmethod
-    def new(self, num_players: int | None = None, seed: int | None = None, **rules: Any) -> State:
-        """Deal a new game; ``rules`` are the game's rules options."""
+    def new(self, num_players: int | None = None, seed: int | None = None, engine: str | None = None,
+            **rules: Any) -> State:
+        """Deal a new game on ``engine`` (default: :meth:`default_engine`); ``rules`` are the game's rules options."""
 
     @abstractmethod
-    def from_json(self, text: str | bytes) -> State:
-        """Rebuild a state from its document; StateFormatError names a bad field."""
+    def from_json(self, text: str | bytes, engine: str | None = None) -> State:
+        """Rebuild a state from its document on ``engine``; StateFormatError names a bad field."""
+
+    def native_engine(self) -> ModuleType | None:
+        """The game's compiled engine (a module with ``new``, ``from_json`` and ``from_python``), or None where
+        it was not built, is turned off (``SOBEK_PURE_PYTHON=1``) or the game has none."""
+        return None
+
+    @property
+    def engines(self) -> tuple[str, ...]:
+        """The engines this game can be played on here: ``("native", "python")`` or ``("python",)``."""
+        return ENGINES if self.native_engine() is not None else ("python",)
+
+    def default_engine(self) -> str:
+        """The engine :meth:`new` and :meth:`from_json` use unless told: Python, or the one the environment
+        variable ``SOBEK_ENGINE`` names (``native`` where it was built). The native engines play the same
+        games; the layers above read some of the Python engine's internals (renderers, invariants, the
+        stress profiles), which is why Python stays the default for now."""
+        chosen = os.environ.get("SOBEK_ENGINE", "") or "python"
+        return self.engine_of(chosen) if chosen != "python" else "python"
+
+    def engine_of(self, engine: str | None) -> str:
+        """``engine`` checked (None: the default); ValueError naming the engines this game has here."""
+        if engine is None:
+            return self.default_engine()
+        if engine not in ENGINES:
+            raise ValueError(f"engine must be one of {', '.join(ENGINES)} (or None for the default), got {engine!r}")
+        if engine not in self.engines:
+            why = "SOBEK_PURE_PYTHON is set" if os.environ.get("SOBEK_PURE_PYTHON", "") not in ("", "0") else \
+                "its native engine was not built here (no C++ compiler at install?)"
+            raise ValueError(f"{self.title} cannot be played on the {engine} engine: {why}")
+        return engine
 
     @abstractmethod
     def max_game_length(self, num_players: int, **rules: Any) -> int:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import ModuleType
 from typing import Any, ClassVar
 
 import numpy as np
 
-from ..game import Column, Game, Table
+from ..compiled import extension
+from ..game import Column, Game, State, Table, python_state
 from . import bounds, invariants, observation
 from .actions import ACTION_NAMES
 from .catalogue import CATEGORIES, CLEOPATRA_END, DEFAULT_PLAYERS, MAX_PLAYERS, MIN_PLAYERS, RULES_OPTIONS, make_rules
@@ -42,11 +44,20 @@ class KleopatraGame(Game):
         "amulets", "eliminated_rate", "share of games fed to the crocodile")
     penalty_rate: ClassVar[tuple[str, str] | None] = ("eliminated_rate", "share of games fed to the crocodile")
 
-    def new(self, num_players: int | None = None, seed: int | None = None, **rules: Any) -> GameState:
-        return GameState.new(self.default_players if num_players is None else num_players, seed, **rules)
+    def new(self, num_players: int | None = None, seed: int | None = None, engine: str | None = None,
+            **rules: Any) -> State:
+        n = self.default_players if num_players is None else num_players
+        if self.engine_of(engine) == "native":
+            return self.native_engine().new(n, seed, **rules)
+        return GameState.new(n, seed, **rules)
 
-    def from_json(self, text: str | bytes) -> GameState:
+    def from_json(self, text: str | bytes, engine: str | None = None) -> State:
+        if self.engine_of(engine) == "native":
+            return self.native_engine().from_json(text)
         return GameState.from_json(text)
+
+    def native_engine(self) -> ModuleType | None:
+        return extension("._native", __package__)
 
     def max_game_length(self, num_players: int, **rules: Any) -> int:
         """The most steps of a game under ``rules`` (derived in ``bounds.py``, from ``max_turns``)."""
@@ -63,7 +74,9 @@ class KleopatraGame(Game):
         self.check_table(num_players, observation_mode)
         return observation.Observer(num_players, observation_mode)
 
-    def state_vector(self, state: GameState) -> np.ndarray:
+    def state_vector(self, state: State) -> np.ndarray:
+        if state.engine == "native":
+            return state.state_vector()
         return observation.state_vector(state)
 
     def state_size(self, num_players: int) -> int:
@@ -77,11 +90,11 @@ class KleopatraGame(Game):
         return action_help(action)
 
     def render_text(self, state: GameState, seat: int | None = None, mode: str = "original") -> str:
-        return render_text(state, seat, mode)
+        return render_text(python_state(state), seat, mode)
 
     def render_rgb(self, state: GameState, seat: int | None = None, mode: str = "original",
                    full: bool = False) -> np.ndarray:
-        return picture(state, seat, mode, full)
+        return picture(python_state(state), seat, mode, full)
 
     def frame_size(self, num_players: int) -> tuple[int, int]:
         self.check_table(num_players)
@@ -90,7 +103,7 @@ class KleopatraGame(Game):
     def render_rich(self, state: GameState, seat: int | None = None, mode: str = "original") -> Any:
         from .console import render_rich  # rich loads only when a terminal asks for it
 
-        return render_rich(state, seat, mode)
+        return render_rich(python_state(state), seat, mode)
 
     def margins(self, state: GameState) -> list[float]:
         """rules §11.5: a survivor's score minus the best other survivor's; an eaten player's is minus the
@@ -130,11 +143,11 @@ class KleopatraGame(Game):
             })
         return out
 
-    def check(self, state: GameState) -> None:
-        invariants.check(state)
+    def check(self, state: State) -> None:
+        invariants.check(python_state(state))
 
-    def check_play(self, state: GameState) -> None:
-        invariants.check_play(state)
+    def check_play(self, state: State) -> None:
+        invariants.check_play(python_state(state))
 
 
 GAME = KleopatraGame()

@@ -368,6 +368,7 @@ class Observer:
         self.buffer = np.zeros(size, dtype=np.float32)
         self.views = {name: self.buffer[sl].reshape(shapes[name]) for name, sl in slices.items()}
         at = {name: sl.start for name, sl in slices.items()}
+        self.memory = mode == "memory"
         self._compiled = None if _observe is None else _observe.Encoder(self.buffer, at, num_players,
                                                                         mode == "memory")
 
@@ -376,7 +377,11 @@ class Observer:
         return (Observer, (self.num_players, self.mode))
 
     def encode(self, state: GameState, seat: int) -> np.ndarray:
-        """Fill the buffer with ``seat``'s view of ``state`` and return it (not a copy)."""
+        """Fill the buffer with ``seat``'s view of ``state`` and return it (not a copy): a native state writes it
+        itself, a Python one through the compiled encoder where it was built (the same vector), else in Python."""
+        if state.engine == "native":
+            state.encode(self.buffer, seat, self.memory)
+            return self.buffer
         if self._compiled is not None:
             return self._compiled.encode(state, seat)
         return self.encode_python(state, seat)

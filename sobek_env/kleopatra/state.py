@@ -138,6 +138,8 @@ class GameState:
     read them (a search agent uses :meth:`resample`).
     """
 
+    engine = "python"  # the reference engine (a native twin may serve instead: Game.engines)
+
     __slots__ = (
         "rules", "seed", "rng", "turn", "active_player", "current_player", "cleopatra", "altar",
         "hands", "talents", "amulets", "merchants", "statues", "built_by", "ceremonies_won",

@@ -376,6 +376,11 @@ cdef class NativeState:
         return self.s.round
 
     @property
+    def deck_size(self) -> int:
+        """The cards left in the deck (the Python state's ``len(deck)``)."""
+        return self.s.deck_end - self.s.deck_top
+
+    @property
     def rules(self):
         return self._rules
 

@@ -32,11 +32,13 @@ measured are far shorter (the stress report).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import ModuleType
 from typing import Any
 
 import numpy as np
 
-from ..game import Column, Game, Table
+from ..compiled import extension
+from ..game import Column, Game, State, Table, python_state
 from . import invariants
 from .actions import ACTION_NAMES
 from .catalogue import (
@@ -86,11 +88,20 @@ class SobekGame(Game):
     corruption_axes = ("corruption_per_round", "penalty_per_game", "points lost to the corruption penalty per game")
     penalty_rate = ("most_corrupt_rate", "share of rounds most corrupt (penalised)")
 
-    def new(self, num_players: int | None = None, seed: int | None = None, **rules: Any) -> GameState:
-        return GameState.new(self.default_players if num_players is None else num_players, seed=seed, **rules)
+    def new(self, num_players: int | None = None, seed: int | None = None, engine: str | None = None,
+            **rules: Any) -> State:
+        n = self.default_players if num_players is None else num_players
+        if self.engine_of(engine) == "native":
+            return self.native_engine().new(n, seed, **rules)
+        return GameState.new(n, seed=seed, **rules)
 
-    def from_json(self, text: str | bytes) -> GameState:
+    def from_json(self, text: str | bytes, engine: str | None = None) -> State:
+        if self.engine_of(engine) == "native":
+            return self.native_engine().from_json(text)
         return GameState.from_json(text)
+
+    def native_engine(self) -> ModuleType | None:
+        return extension("._native", __package__)
 
     def max_game_length(self, num_players: int, **rules: Any) -> int:
         """The most steps a game can take (derived in the module docstring; the rules options change
@@ -112,7 +123,9 @@ class SobekGame(Game):
         self.check_table(num_players, observation_mode)
         return Observer(num_players, observation_mode)
 
-    def state_vector(self, state: GameState) -> np.ndarray:
+    def state_vector(self, state: State) -> np.ndarray:
+        if state.engine == "native":
+            return state.state_vector()
         return encode_state(state)
 
     def state_size(self, num_players: int) -> int:
@@ -124,13 +137,13 @@ class SobekGame(Game):
     def action_help(self, action: int) -> str:
         return action_help(action)
 
-    def render_text(self, state: GameState, seat: int | None = None, observation_mode: str = "original") -> str:
-        return render_text(state, seat, observation_mode == "memory")
+    def render_text(self, state: State, seat: int | None = None, observation_mode: str = "original") -> str:
+        return render_text(python_state(state), seat, observation_mode == "memory")
 
     def render_rgb(self, state: GameState, seat: int | None = None, observation_mode: str = "original",
                    full: bool = False) -> np.ndarray:
         self.check_table(state.num_players, observation_mode)
-        return picture(state, seat, observation_mode == "memory", full)
+        return picture(python_state(state), seat, observation_mode == "memory", full)
 
     def frame_size(self, num_players: int) -> tuple[int, int]:
         self.check_table(num_players)
@@ -140,23 +153,24 @@ class SobekGame(Game):
         from .console import render_rich  # rich loads only when a terminal asks for it
 
         self.check_table(state.num_players, observation_mode)
-        return render_rich(state, seat, observation_mode == "memory")
+        return render_rich(python_state(state), seat, observation_mode == "memory")
 
     def progress(self, state: GameState) -> float:
         """The rounds played (rules §9) and the share of this round's deck already delivered (rules §5)."""
-        if state.over:
+        if state.is_over:
             return 1.0
         catalogue = state.rules.catalogue
         dealt = sum(catalogue[k] for k in range(NUM_KINDS) if KIND_BACK[k] != GREEN)
         if state.num_players == 2:
             dealt -= TWO_PLAYER_SET_ASIDE
-        delivered = 1.0 - len(state.deck) / dealt if dealt else 1.0
+        deck = state.deck_size if state.engine == "native" else len(state.deck)
+        delivered = 1.0 - deck / dealt if dealt else 1.0
         return min(1.0, (state.round - 1 + delivered) / ROUNDS)
 
     def statistics(self, state: GameState) -> list[dict[str, float]]:
         """Per seat, totals over the scored rounds (rules §8): round points, corruption (cards and 2 per
         Curse), rounds most corrupt, points lost to the penalty, and the number of rounds."""
-        log = state.round_log
+        log = python_state(state).round_log
         return [{
             "rounds": len(log),
             "points": sum(entry["points"][p] for entry in log),
@@ -165,11 +179,11 @@ class SobekGame(Game):
             "penalty": sum(entry["penalty"][p] for entry in log),
         } for p in range(state.num_players)]
 
-    def check(self, state: GameState) -> None:
-        invariants.check(state)
+    def check(self, state: State) -> None:
+        invariants.check(python_state(state))
 
-    def check_play(self, state: GameState) -> None:
-        invariants.check_play(state)
+    def check_play(self, state: State) -> None:
+        invariants.check_play(python_state(state))
 
 
 GAME = SobekGame()

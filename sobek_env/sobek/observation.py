@@ -178,17 +178,19 @@ class Observer:
         )
         # the compiled twin writes the same buffer, so the named views serve both paths
         self._compiled = None if _observe is None else _observe.Encoder(self.buffer, self._at, n, self.memory)
-        if self._compiled is not None:  # called as it is: a method in between cost a Python call per observation
-            self.encode = self._compiled.encode_seat
+        self._encode = self.encode_python if self._compiled is None else self._compiled.encode_seat
 
     def __reduce__(self) -> tuple:
         """Pickled as its parameters (the compiled encoder holds a memory view), rebuilt on loading."""
         return (Observer, (self.num_players, self.mode))
 
     def encode(self, s: GameState, seat: int) -> np.ndarray:
-        """Fill the buffer with ``seat``'s view of ``s`` and return it (not a copy). When the compiled encoder
-        was built, the instance's ``encode`` is its ``encode_seat`` instead, which writes the same vector."""
-        return self.encode_python(s, seat)
+        """Fill the buffer with ``seat``'s view of ``s`` and return it (not a copy): a native state writes it
+        itself, a Python one through the compiled encoder where it was built (the same vector), else in Python."""
+        if s.engine == "native":
+            s.encode(self.buffer, seat, self.memory)
+            return self.buffer
+        return self._encode(s, seat)
 
     def encode_python(self, s: GameState, seat: int) -> np.ndarray:
         """:meth:`encode` in pure Python: the reference the compiled encoder is tested against."""

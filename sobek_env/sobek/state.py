@@ -91,6 +91,8 @@ class GameState:
     properties are the engine's own: agents never read them.
     """
 
+    engine = "python"  # the reference engine (a native twin may serve instead: Game.engines)
+
     __slots__ = (
         "rules", "seed", "rng", "round", "first_player", "current_player", "markers",
         "hands", "piles", "curses", "sets", "horizontal", "nile", "deck", "tokens",
