@@ -1,5 +1,6 @@
-"""Builds the optional compiled observation encoders (sobek_env/<game>/_observe.pyx) and the Sobek heuristic's
-hand valuation (agents/sobek/_points.pyx); everything else is in pyproject.toml.
+"""Builds the optional compiled observation encoders (sobek_env/<game>/_observe.pyx), the Sobek heuristic's
+hand valuation (agents/sobek/_points.pyx) and Kleopatra's native baselines (agents/kleopatra/_baselines.pyx, C++
+in agents/kleopatra/native/); everything else is in pyproject.toml.
 
 The extension is optional: without Cython or a C compiler the install still succeeds (with a warning)
 and ``Observer`` uses its pure-Python path.
@@ -16,7 +17,11 @@ except ImportError:  # no Cython: nothing to compile, the pure-Python encoder se
 else:
     ext_modules = cythonize(
         [Extension(f"sobek_env.{game}._observe", [f"sobek_env/{game}/_observe.pyx"]) for game in GAMES]
-        + [Extension("agents.sobek._points", ["agents/sobek/_points.pyx"])],
+        + [Extension("agents.sobek._points", ["agents/sobek/_points.pyx"]),
+           Extension("agents.kleopatra._baselines",
+                     ["agents/kleopatra/_baselines.pyx", "agents/kleopatra/native/baselines.cpp"],
+                     language="c++", extra_compile_args=["-O2", "-std=c++17", "-ffp-contract=off"], include_dirs=["."],
+                     depends=["agents/kleopatra/native/baselines.hpp"])],
         compiler_directives={"language_level": 3},
     )
     for extension in ext_modules:
