@@ -21,7 +21,7 @@ else:
            Extension("agents.kleopatra._baselines",
                      ["agents/kleopatra/_baselines.pyx", "agents/kleopatra/native/baselines.cpp"],
                      language="c++", extra_compile_args=["-O2", "-std=c++17", "-ffp-contract=off"], include_dirs=["."],
-                     depends=["agents/kleopatra/native/baselines.hpp"])],
+                     depends=["agents/kleopatra/native/baselines.hpp", "agents/kleopatra/native/heuristic.inc"])],
         compiler_directives={"language_level": 3},
     )
     for extension in ext_modules:

@@ -7,9 +7,9 @@ the reference.
 
 from .greedy import GreedyAgent
 from .heuristic import BEST, HeuristicAgent
-from .native_agents import NATIVE, NativeGreedyAgent
+from .native_agents import NATIVE, NativeGreedyAgent, NativeHeuristicAgent
 
 PYTHON_BASELINES = {"greedy": GreedyAgent, "heuristic": HeuristicAgent}
-BASELINES = {"greedy": NativeGreedyAgent, "heuristic": HeuristicAgent} if NATIVE else PYTHON_BASELINES
+BASELINES = {"greedy": NativeGreedyAgent, "heuristic": NativeHeuristicAgent} if NATIVE else PYTHON_BASELINES
 
 __all__ = ["BASELINES", "BEST", "NATIVE", "PYTHON_BASELINES", "GreedyAgent", "HeuristicAgent"]

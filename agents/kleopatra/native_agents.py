@@ -1,4 +1,4 @@
-"""Kleopatra's baselines at native speed: ``greedy`` deciding in C++ (agents/kleopatra/native/).
+"""Kleopatra's baselines at native speed: ``greedy`` and ``heuristic`` deciding in C++ (agents/kleopatra/native/).
 
 The agents here are the Python baselines' subclasses, with the same names, options and checks; only ``act``
 changes: it hands the seat's observation dict to the compiled twin (``agents.kleopatra._baselines``), which
@@ -18,6 +18,7 @@ from sobek_env.compiled import extension
 from sobek_env.game import Table
 
 from .greedy import GreedyAgent
+from .heuristic import BEST, HeuristicAgent
 
 _baselines = extension("._baselines", __package__)
 NATIVE = _baselines is not None
@@ -39,4 +40,15 @@ class NativeGreedyAgent(GreedyAgent):
         return _baselines.decide(self._native, "greedy", 0.0, observation)
 
 
-__all__ = ["NATIVE", "NativeGreedyAgent", "native_table"]
+class NativeHeuristicAgent(HeuristicAgent):
+    """:class:`HeuristicAgent` deciding in compiled code, at its ``tolerance``."""
+
+    def __init__(self, table: Table, tolerance: float = BEST, seed: int | None = None) -> None:
+        super().__init__(table, tolerance, seed)
+        self._native = native_table(table)
+
+    def act(self, observation: dict) -> int:
+        return _baselines.decide(self._native, "heuristic", self.tolerance, observation)
+
+
+__all__ = ["NATIVE", "NativeGreedyAgent", "NativeHeuristicAgent", "native_table"]

@@ -845,6 +845,7 @@ struct Ctx {
         }
     }
 
+#include "heuristic.inc"
 };
 
 int fill_layout(Layout& at, int n) {
@@ -922,8 +923,7 @@ int decide(const Table& table, int agent, double tolerance, const float* obs, co
     if (refused) return refused;
     try {
         Ctx ctx(table, view, mask, tolerance);
-        if (agent == HEURISTIC) return BAD_AGENT;  // not yet compiled
-        const int action = ctx.greedy();
+        const int action = agent == HEURISTIC ? ctx.heuristic_decide() : ctx.greedy();
         return ctx.legal(action) ? action : ctx.first_legal();  // the Python baselines' safety net
     } catch (...) {  // only an allocation can throw
         return BAD_TABLE;
