@@ -107,10 +107,10 @@ def test_a_game_without_an_agents_package_reads_the_raw_observation(monkeypatch:
 
     real = features.importlib.import_module
 
-    def without(name: str):
+    def without(name: str, package: str | None = None):  # importlib's signature: packages import relative names
         if name == "agents.kleopatra.features":
             raise ModuleNotFoundError(f"No module named {name!r}", name=name)
-        return real(name)
+        return real(name, package)
 
     monkeypatch.setattr(features.importlib, "import_module", without)
     assert feature_sets("kleopatra") == ("raw",)

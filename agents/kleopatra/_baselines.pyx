@@ -134,3 +134,36 @@ def matvec(matrix, vector) -> np.ndarray:
     if a.shape[0]:
         native_matvec(&a[0, 0], <int>a.shape[0], <int>a.shape[1], &w[0], &o[0])
     return out
+
+
+def decide_many(NativeTable table, str agent, double tolerance, observations, masks) -> np.ndarray:
+    """:func:`decide` for a batch: row ``i`` of ``observations`` (float32, one vector a row) with row ``i`` of
+    ``masks`` (one flag an action), all decided in C++ without the GIL; the action ids as an int32 array."""
+    cdef int which, i, action, bad = -1
+    cdef Py_ssize_t rows
+    if agent not in AGENTS:
+        raise ValueError(f"unknown native baseline {agent!r}; use greedy or heuristic")
+    which = AGENTS[agent]
+    if not 0.0 <= tolerance <= 1.0:
+        raise ValueError(f"tolerance must be a number from 0 to 1, got {tolerance}")
+    obs = np.asarray(observations)
+    flags = np.asarray(masks)
+    if obs.dtype != _FLOAT32 or obs.ndim != 2 or obs.shape[1] != table.size:
+        raise ValueError(f"observations must be a float32 array of shape (rows, {table.size}), got {obs.dtype} "
+                         f"{obs.shape}")
+    if flags.ndim != 2 or flags.shape != (obs.shape[0], NUM_ACTIONS):
+        raise ValueError(f"masks must have shape ({obs.shape[0]}, {NUM_ACTIONS}), got {flags.shape}")
+    cdef const float[:, ::1] x = np.ascontiguousarray(obs)
+    cdef const uint8_t[:, ::1] m = np.ascontiguousarray(flags != 0).view(_UINT8)
+    out = np.empty(obs.shape[0], dtype=np.int32)
+    cdef int[::1] actions = out
+    rows = obs.shape[0]
+    with nogil:
+        for i in range(rows):
+            action = native_decide(table.table, which, tolerance, &x[i, 0], &m[i, 0], &bad)
+            actions[i] = action
+            if action < 0:
+                break
+    if rows and out[i] < 0:
+        raise ValueError(f"row {i} refused (code {out[i]}): decide() on that row says why")
+    return out

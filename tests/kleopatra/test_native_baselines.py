@@ -193,3 +193,36 @@ def test_the_registry_makes_the_native_agents_and_pure_python_the_reference() ->
     out = subprocess.run([sys.executable, "-c", code], env={**os.environ, "SOBEK_PURE_PYTHON": "1"},
                          capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["True", "True"]
+
+
+def test_a_batch_decides_as_one_by_one_and_tables_never_share_their_memos() -> None:
+    """decide_many (for batched callers) gives decide's answers; two tables with other rules, decided in turn on
+    the same observations, each keep to their own Python reference (the palace memos are per table)."""
+    plain = GAME.table(3)
+    other = GAME.table(3, trompe_stands_for=["marble"], hand_limit=6)
+    tables = [(plain, native_agents.native_table(plain)), (other, native_agents.native_table(other))]
+    python = {id(t): HeuristicAgent(t, tolerance=0.35) for t, _ in tables}
+    observer = GAME.observer(3)
+    state = GameState.new(3, 21)
+    rows, masks = [], []
+    rng = random.Random(4)
+    for _ in range(150):
+        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        mask[state.legal_actions()] = 1
+        observation = {"observation": observer.encode(state, state.current_player).copy(), "action_mask": mask}
+        rows.append(observation["observation"])
+        masks.append(mask)
+        for table, native in tables:
+            assert native_agents._baselines.decide(native, "heuristic", 0.35, observation) == \
+                python[id(table)].act(observation)
+        state.apply(rng.choice(state.legal_actions()))
+    native = tables[0][1]
+    batch = native_agents._baselines.decide_many(native, "heuristic", 0.35, np.stack(rows), np.stack(masks))
+    one_by_one = [native_agents._baselines.decide(native, "heuristic", 0.35, {"observation": r, "action_mask": m})
+                  for r, m in zip(rows, masks)]
+    assert batch.tolist() == one_by_one
+    with pytest.raises(ValueError, match="masks must have shape"):
+        native_agents._baselines.decide_many(native, "greedy", 0.0, np.stack(rows), np.stack(masks)[:3])
+    with pytest.raises(ValueError, match="row 1 refused"):
+        masks[1] = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        native_agents._baselines.decide_many(native, "greedy", 0.0, np.stack(rows), np.stack(masks))

@@ -11,7 +11,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <atomic>
+#include <cstring>
 #include <limits>
+#include <unordered_map>
 
 namespace kleopatra_native {
 namespace {
@@ -114,14 +117,14 @@ const Constants C;
 // ---------------------------------------------------------------------- numpy's sums (see the file's head)
 
 // numpy's 1-D dot (OpenBLAS ddot): fused multiply-adds, left to right
-double ddot(const double* a, const double* w, int m) {
+inline __attribute__((always_inline)) double ddot(const double* a, const double* w, int m) {
     double acc = 0.0;
     for (int i = 0; i < m; i++) acc = std::fma(a[i], w[i], acc);
     return acc;
 }
 
 // one row of numpy's ``matrix @ vector`` with ``rows`` rows (OpenBLAS dgemv_t, Haswell kernels)
-double dot(const double* a, const double* w, int m, int rows) {
+inline __attribute__((always_inline)) double dot(const double* a, const double* w, int m, int rows) {
     if (rows == 1) return ddot(a, w, m);
     switch (m) {
         case 0: return 0.0;
@@ -348,6 +351,60 @@ struct Prospects {
     std::vector<double> need;     // rows x 5
 };
 
+// What depends on the palace alone (common.palace_memo) and the hands valued on it (Prospects.known), kept from
+// decision to decision while the palace stays: most decisions of a game share their palace, and a quarry visit's
+// payment steps value the same hands again. One per thread, so that nogil callers may decide in parallel.
+struct PalaceKey {
+    int table = -1;  // Table::id
+    uint64_t covered = 0, blocked = 0;
+    long walls = 0, gate = 0, sphinxes = 0, obelisks = 0, pedestal = 0, throne = 0, top_tile = 0, quarry = 0;
+    bool operator==(const PalaceKey& o) const {
+        return table == o.table && covered == o.covered && blocked == o.blocked && walls == o.walls && gate == o.gate
+               && sphinxes == o.sphinxes && obelisks == o.obelisks && pedestal == o.pedestal && throne == o.throne
+               && top_tile == o.top_tile && quarry == o.quarry;
+    }
+};
+
+struct WorthKey {
+    uint64_t units[6];  // the bits of the 6 unit counts (doubles)
+    int merchants;
+    int built[6];       // -1 in built[0]: no built
+    bool operator==(const WorthKey& o) const {
+        return std::equal(units, units + 6, o.units) && merchants == o.merchants && std::equal(built, built + 6, o.built);
+    }
+};
+
+struct WorthHash {
+    size_t operator()(const WorthKey& k) const {
+        uint64_t h = 1469598103934665603ULL;
+        auto mix = [&h](uint64_t x) { h = (h ^ x) * 1099511628211ULL; h ^= h >> 29; };
+        for (uint64_t u : k.units) mix(u);
+        mix(static_cast<uint64_t>(k.merchants));
+        for (int b : k.built) mix(static_cast<uint64_t>(b) + 7);
+        return static_cast<size_t>(h);
+    }
+};
+
+constexpr size_t KNOWN_HANDS = 4096;  // hands remembered per palace (then it forgets all)
+
+struct PalaceMemo {
+    PalaceKey key;
+    bool have_candidates = false, have_prospects = false;
+    std::vector<Candidate> candidates;  // candidate_costs(room, MAX_BUILDS)
+    Prospects pr;
+    std::unordered_map<WorthKey, double, WorthHash> known;
+
+    void reset(const PalaceKey& k) {
+        key = k;
+        have_candidates = have_prospects = false;
+        candidates.clear();
+        pr = Prospects();
+        known.clear();
+    }
+};
+
+thread_local PalaceMemo memo;
+
 struct Ctx {
     const Table& t;
     const View& v;
@@ -361,10 +418,6 @@ struct Ctx {
     int wall_count[NUM_WALL_SLOTS + 1] = {};
     int walls_after[NUM_WALL_SLOTS + 1] = {};
     int mosaic_value = -1;
-    bool have_candidates = false;
-    std::vector<Candidate> candidates;  // candidate_costs(room, MAX_BUILDS)
-    bool have_prospects = false;
-    Prospects pr;
 
     Ctx(const Table& table, const View& view, const uint8_t* m, double tol)
         : t(table), v(view), mask(m), tolerance(tol) {
@@ -377,6 +430,19 @@ struct Ctx {
         int tiles = 0;
         for (int i = 0; i < NUM_TILES; i++) tiles += v.in_quarry[i];
         room[5] = tiles;
+        PalaceKey key;
+        key.table = t.id;
+        key.covered = v.covered;
+        key.blocked = blocked;
+        key.walls = v.walls;
+        key.gate = v.gate;
+        key.sphinxes = v.sphinxes;
+        key.obelisks = v.obelisks;
+        key.pedestal = v.pedestal;
+        key.throne = v.throne;
+        key.top_tile = v.top_tile;
+        for (int i = 0; i < NUM_TILES; i++) key.quarry |= long(v.in_quarry[i]) << i;
+        if (!(memo.key == key)) memo.reset(key);
     }
 
     bool legal(int action) const { return action >= 0 && action < NUM_ACTIONS && mask[action]; }
@@ -465,12 +531,12 @@ struct Ctx {
     }
 
     const std::vector<Candidate>& visit_candidates() {
-        if (!have_candidates) {
-            have_candidates = true;
+        if (!memo.have_candidates) {
+            memo.have_candidates = true;
             int counts[6] = {};
-            grow(room, counts, 0, MAX_BUILDS, candidates);
+            grow(room, counts, 0, MAX_BUILDS, memo.candidates);
         }
-        return candidates;
+        return memo.candidates;
     }
 
     // common.payment (tainted_first): cards and merchants added to ``pool`` to cover ``need``; false: none
@@ -908,6 +974,8 @@ bool make_table(Table& table, int num_players, bool memory, int hand_limit, int 
         return false;
     }
     fill_layout(table.at, num_players);
+    static std::atomic<int> tables{0};
+    table.id = tables++;  // a new id for every filled table: the palace memos never mix two tables' rules
     return true;
 }
 

@@ -63,6 +63,7 @@ struct Table {
     std::vector<Placement> placements[NUM_TILES];          // per tile, Geometry.placements_of_tile's order
     std::vector<uint64_t> anchored[NUM_TILES][SQUARES];   // per tile and anchor square, its placements' masks
     Layout at = {};
+    int id = -1;  // set by make_table, distinct for every call
 };
 
 // Fills ``table``; false if a number is out of range. ``trompe_ok`` holds 5 flags; the placements are
