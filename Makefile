@@ -6,7 +6,7 @@ STAMP   = $(VENV)/.installed
 
 .PHONY: install test test-lower test-ray rllib-bar demo docs lint stress stress-sobek stress-kleopatra clean
 
-$(STAMP): pyproject.toml constraints.txt setup.py $(wildcard sobek_env/*/_observe.pyx)
+$(STAMP): pyproject.toml constraints.txt setup.py $(wildcard sobek_env/*/_observe.pyx agents/*/_*.pyx agents/*/native/*)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet -c constraints.txt -e ".[dev]"
 	touch $(STAMP)
@@ -71,7 +71,8 @@ docs: $(DOCS_STAMP)
 lint: $(STAMP)
 	$(PY) -m ruff check .
 
-# The long robustness runs: each game's property and fuzz suites at 40x their size, its stress tests, then
+# The long robustness runs: each game's property and fuzz suites at 40x their size, its stress tests (Kleopatra's
+# with its native baselines against the Python ones over 6x the games), then
 # 100,000 stress games (reports in results/). `make stress` runs both games, `make stress-sobek` or
 # `make stress-kleopatra` one; STRESS_GAMES=N changes the number of games.
 STRESS_GAMES ?= 100000
@@ -87,7 +88,7 @@ stress-sobek: $(STAMP)
 
 stress-kleopatra: $(STAMP)
 	SOBEK_LONG=1 $(PY) -m pytest -q -p no:cacheprovider tests/kleopatra/test_properties.py tests/kleopatra/test_fuzz.py \
-		tests/kleopatra/test_stress.py
+		tests/kleopatra/test_stress.py tests/kleopatra/test_native_baselines.py
 	mkdir -p results
 	$(STRESS_RUN) --game kleopatra --json results/stress-kleopatra.json > results/stress-kleopatra.txt; \
 		status=$$?; cat results/stress-kleopatra.txt; exit $$status
