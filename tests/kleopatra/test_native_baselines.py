@@ -226,3 +226,21 @@ def test_a_batch_decides_as_one_by_one_and_tables_never_share_their_memos() -> N
     with pytest.raises(ValueError, match="row 1 refused"):
         masks[1] = np.zeros(NUM_ACTIONS, dtype=np.int8)
         native_agents._baselines.decide_many(native, "greedy", 0.0, np.stack(rows), np.stack(masks))
+
+
+@pytest.mark.parametrize("agent", ["greedy", "heuristic"])
+def test_nonsense_within_the_entries_range_still_gives_a_legal_action(agent: str) -> None:
+    """Vectors no game writes (random counts everywhere, a phase of each kind) are read without a crash: the
+    answer is one of the mask's legal actions."""
+    rng = np.random.default_rng(3)
+    for num_players in PLAYER_COUNTS:
+        native = native_agents.native_table(GAME.table(num_players, "memory"))
+        size = native.size
+        for trial in range(150):
+            vector = (rng.integers(0, (2, 4, 12, 300)[trial % 4], size=size)
+                      * (rng.random(size) < 0.4)).astype(np.float32)
+            mask = (rng.random(NUM_ACTIONS) < 0.1).astype(np.int8)
+            mask[rng.integers(NUM_ACTIONS)] = 1
+            action = native_agents._baselines.decide(native, agent, float(rng.random()),
+                                                     {"observation": vector, "action_mask": mask})
+            assert mask[action], (num_players, trial, action)
