@@ -236,7 +236,7 @@ def test_nonsense_within_the_entries_range_still_gives_a_legal_action(agent: str
     for num_players in PLAYER_COUNTS:
         native = native_agents.native_table(GAME.table(num_players, "memory"))
         size = native.size
-        for trial in range(150):
+        for trial in range(80):
             vector = (rng.integers(0, (2, 4, 12, 300)[trial % 4], size=size)
                       * (rng.random(size) < 0.4)).astype(np.float32)
             mask = (rng.random(NUM_ACTIONS) < 0.1).astype(np.int8)
