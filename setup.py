@@ -3,8 +3,8 @@
 - the observation encoders and decoders (``sobek_env/<game>/_observe.pyx``);
 - each game's native engine (``sobek_env/<game>/_native.pyx`` over the C++ in ``sobek_env/<game>/native/``,
   with the generator both share in ``sobek_env/native/``);
-- Sobek's native baselines (``agents/sobek/_baselines.pyx`` over ``agents/sobek/native/``) and the
-  heuristic's hand valuation (``agents/sobek/_points.pyx``).
+- each game's native baselines (``agents/<game>/_baselines.pyx`` over ``agents/<game>/native/``) and the
+  Sobek heuristic's hand valuation (``agents/sobek/_points.pyx``).
 
 Every extension is optional: without Cython or a compiler the install still succeeds (with a warning) and
 the Python paths serve. C++ headers are given from the project root (``include_dirs=["."]``), so one
@@ -16,7 +16,8 @@ from pathlib import Path
 from setuptools import Extension, setup
 
 GAMES = ("sobek", "kleopatra")
-CXX_FLAGS = ["-O2", "-std=c++17"]
+# no fused multiply-adds where the source has none: the native twins round as the Python references do
+CXX_FLAGS = ["-O2", "-std=c++17", "-ffp-contract=off"]
 SHARED_HEADERS = sorted(str(p) for p in Path("sobek_env/native").glob("*.hpp"))
 
 
@@ -36,9 +37,9 @@ else:
         [Extension(f"sobek_env.{game}._observe", [f"sobek_env/{game}/_observe.pyx"]) for game in GAMES]
         + [cxx(f"sobek_env.{game}._native", [f"sobek_env/{game}/_native.pyx"], f"sobek_env/{game}/native")
            for game in GAMES]
-        + [Extension("agents.sobek._points", ["agents/sobek/_points.pyx"]),
-           cxx("agents.sobek._baselines", ["agents/sobek/_baselines.pyx", "agents/sobek/native/baselines.cpp"],
-               "agents/sobek/native")],
+        + [cxx(f"agents.{game}._baselines", [f"agents/{game}/_baselines.pyx", f"agents/{game}/native/baselines.cpp"],
+               f"agents/{game}/native") for game in GAMES]
+        + [Extension("agents.sobek._points", ["agents/sobek/_points.pyx"])],
         compiler_directives={"language_level": 3},
     )
     for extension in ext_modules:

@@ -9,7 +9,9 @@
     as a share of its talents (rules §10: the observation gives the offer in hundreds, so that a
     step of 1 talent barely moved it, and a learner could not see its offer grow: one learned to
     offer 1 talent after 1 talent until it had none). The network starts from the heuristic's
-    judgement and learns where to depart from it. All of it is computed from the observation alone.
+    judgement and learns where to depart from it. All of it is computed from the observation alone: the
+    choice by the compiled heuristic where it was built (:mod:`agents.kleopatra.native_agents`, the same
+    action as the Python one), the race by the Python heuristic's own reading.
 
 The derived entries are on a small scale (amulets as tenths) and the standing may be negative,
 so :class:`agents.ppo.Log1pFeatures` squashes only the observation part.
@@ -24,6 +26,7 @@ from sobek_env.kleopatra.actions import NUM_ACTIONS
 
 from .common import position, table_rules
 from .heuristic import HeuristicAgent
+from .native_agents import NATIVE, NativeHeuristicAgent
 
 DEFAULT_FEATURES = "advice"
 AMULETS = 10.0  # amulets are given in tens
@@ -51,11 +54,16 @@ class Advice:
         self.table = table
         self.rules = table_rules(table)
         self.heuristic = HeuristicAgent(table)
+        self.native = NativeHeuristicAgent(table) if NATIVE else None
 
     def __call__(self, observation: dict, out: np.ndarray) -> None:
         h = self.heuristic
         p = position(observation, self.table, self.rules)
-        out[h.decide(p)] = 1.0
+        if self.native is None:
+            out[h.decide(p)] = 1.0
+        else:
+            vector = np.ascontiguousarray(observation["observation"], dtype=np.float32)
+            out[self.native.act({"observation": vector, "action_mask": observation["action_mask"]})] = 1.0
         own = h.own_final(p)
         opponents = [h.opponent_final(p, i) for i in range(1, p.view.num_players)]
         v = p.view

@@ -1,0 +1,54 @@
+"""Kleopatra's baselines at native speed: ``greedy`` and ``heuristic`` deciding in C++ (agents/kleopatra/native/).
+
+The agents here are the Python baselines' subclasses, with the same names, options and checks; only ``act``
+changes: it hands the seat's observation dict to the compiled twin (``agents.kleopatra._baselines``), which
+decodes the vector as :func:`sobek_env.kleopatra.observation.decode` does and plans as the Python baseline does,
+so it returns the same action id (``tests/kleopatra/test_native_baselines.py``). The Python baselines stay the
+reference, and what reads the heuristic's reasoning rather than its choice (``decide`` on a decoded
+:class:`~agents.kleopatra.common.Position`, ``own_final``, ``standing``..., used by the advice features) stays
+Python. :data:`NATIVE` is False where the extension was not built, or where ``SOBEK_PURE_PYTHON=1`` asks for the
+Python paths; ``agents.make`` then builds the Python agents.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sobek_env.compiled import extension
+from sobek_env.game import Table
+
+from .greedy import GreedyAgent
+from .heuristic import BEST, HeuristicAgent
+
+_baselines = extension("._baselines", __package__)
+NATIVE = _baselines is not None
+
+
+def native_table(table: Table) -> Any:
+    """The compiled twin's view of ``table`` (players, observation mode, rules options)."""
+    return _baselines.NativeTable(table.num_players, table.observation_mode, dict(table.rules))
+
+
+class NativeGreedyAgent(GreedyAgent):
+    """:class:`GreedyAgent` deciding in compiled code."""
+
+    def __init__(self, table: Table, seed: int | None = None) -> None:
+        super().__init__(table, seed)
+        self._native = native_table(table)
+
+    def act(self, observation: dict) -> int:
+        return _baselines.decide(self._native, "greedy", 0.0, observation)
+
+
+class NativeHeuristicAgent(HeuristicAgent):
+    """:class:`HeuristicAgent` deciding in compiled code, at its ``tolerance``."""
+
+    def __init__(self, table: Table, tolerance: float = BEST, seed: int | None = None) -> None:
+        super().__init__(table, tolerance, seed)
+        self._native = native_table(table)
+
+    def act(self, observation: dict) -> int:
+        return _baselines.decide(self._native, "heuristic", self.tolerance, observation)
+
+
+__all__ = ["NATIVE", "NativeGreedyAgent", "NativeHeuristicAgent", "native_table"]
