@@ -82,7 +82,8 @@ def mutate(doc: dict, data: st.DataObject) -> None:
             card = source.pop(data.draw(st.integers(0, len(source) - 1)))
             at(doc, data.draw(st.sampled_from(targets))).append(card)
             return
-    if how == "tile" and doc.get("mosaic_stack"):
+    if how == "tile" and isinstance(doc.get("mosaic_stack"), list) and doc["mosaic_stack"] \
+            and isinstance(doc.get("removed_tiles", []), list):  # an earlier change may have replaced either
         tile = doc["mosaic_stack"].pop(data.draw(st.integers(0, len(doc["mosaic_stack"]) - 1)))
         doc.setdefault("removed_tiles", []).append(tile)
         return
