@@ -406,7 +406,7 @@ cdef class NativeState:
         the Python Observer's vector, in the ``memory`` or the ``original`` mode."""
         cdef Layout* l = _cached_layout(self.st.n)
         cdef float[::1] view
-        if buffer is not self._buffer:  # the view of the last buffer is kept: making one costs more than encoding
+        if buffer is None or buffer is not self._buffer:  # the last buffer's view is kept: making one costs more than encoding
             try:
                 view = buffer
             except (TypeError, ValueError, BufferError) as exc:

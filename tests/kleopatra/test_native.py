@@ -19,6 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import sobek_env
 from sobek_env.compiled import extension
 from sobek_env.kleopatra import GameState, IllegalActionError, StateFormatError
 from sobek_env.kleopatra.catalogue import KINDS
@@ -427,3 +428,10 @@ def test_states_pickle_and_share_one_copy_of_their_rules() -> None:
     assert len(N._RULES) == kept
     native = N.new(3, seed=9, priest_faces=2)
     assert pickle.loads(pickle.dumps(native)).to_json() == native.to_json()
+
+
+def test_encode_into_nothing_is_refused_before_any_buffer_was_given() -> None:
+    """A fresh state holds no buffer yet: None must not pass for the last one (it crashed on a missing view)."""
+    s = sobek_env.load_game("kleopatra").new(3, seed=0, engine="native")
+    with pytest.raises(ValueError, match="float32 vector"):
+        s.encode(None, 0, False)
