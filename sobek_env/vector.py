@@ -16,6 +16,10 @@ learner's seat is drawn per game (or fixed with ``seat=``); the opponents play t
 same spec: ``"random"`` (a legal action drawn uniformly from the game's own generator for opponents), or any
 agent spec (``"heuristic"``, ``"ppo:PATH"``; built with ``agents.make``) or agent object, played between the
 learner's steps.
+
+Where the game's native engine was built and every opponent is ``"random"``, the games are stepped natively in
+one call for all of them (``NativeBatch``, the GIL released), drawing exactly as the Python path does: the same
+seeds give the same games, observations and rewards on either path (``engine="python"`` forces the Python one).
 """
 
 from __future__ import annotations
@@ -40,13 +44,15 @@ SEED_BOUND = 2**63
 def vector_env(game: Game | str = "sobek", num_envs: int = 64, num_players: int | None = None,
                opponents: Sequence[Any] = (RANDOM,), observation_mode: str = "original", reward_mode: str = "win",
                seed: int | None = None, seat: int | None = None,
-               make_agent: Callable[[str, Table], Any] | None = None, **rules: Any) -> GameVectorEnv:
+               make_agent: Callable[[str, Table], Any] | None = None, engine: str | None = None,
+               **rules: Any) -> GameVectorEnv:
     """``num_envs`` games of ``game``, one learner seat each, against ``opponents`` (see the module docstring).
 
     ``opponents`` holds one spec or agent per other seat, or a single one for all of them. ``make_agent(spec,
-    table)`` builds an agent from a spec other than ``"random"`` (default: ``agents.make``)."""
+    table)`` builds an agent from a spec other than ``"random"`` (default: ``agents.make``). ``engine``:
+    ``"native"``, ``"python"`` or None (native where it was built)."""
     return GameVectorEnv(game, num_envs, num_players, opponents, observation_mode, reward_mode, seed, seat,
-                         make_agent, **rules)
+                         make_agent, engine, **rules)
 
 
 class GameVectorEnv(VectorEnv):
@@ -56,7 +62,7 @@ class GameVectorEnv(VectorEnv):
 
     def __init__(self, game: Game | str, num_envs: int, num_players: int | None, opponents: Sequence[Any],
                  observation_mode: str, reward_mode: str, seed: int | None, seat: int | None,
-                 make_agent: Callable[[str, Table], Any] | None, **rules: Any) -> None:
+                 make_agent: Callable[[str, Table], Any] | None, engine: str | None = None, **rules: Any) -> None:
         game = load_game(game)
         num_players = game.default_players if num_players is None else num_players
         game.check_table(num_players, observation_mode)
@@ -91,7 +97,12 @@ class GameVectorEnv(VectorEnv):
         self._seeders: list[random.Random] = []
         self._chance: list[random.Random] = []  # per game, what random opponents draw from
         self._seed = seed
-        self._episode_seeds = np.zeros(num_envs, np.uint64)
+        self.engine = game.engine_of(engine) if engine is not None else game.engines[0]
+        native = game.native_engine() if self.engine == "native" else None
+        self._batch = None
+        if native is not None and all(o is RANDOM for o in self.opponents):
+            self._batch = native.NativeBatch(num_envs, num_players, observation_mode == "memory", reward_mode, seat,
+                                             dict(rules))
 
     def _opponents(self, opponents: Sequence[Any], make_agent: Callable[[str, Table], Any] | None) -> list[Any]:
         others = self.num_players - 1
@@ -125,6 +136,11 @@ class GameVectorEnv(VectorEnv):
         root = random.Random(seed) if seed is not None else random.Random()
         base = root.randrange(SEED_BOUND)
         self._seeders = [random.Random(base + i) for i in range(self.num_envs)]
+        if self._batch is not None:
+            self._batch.reset(base)
+            self._obs, self._masks = self._batch.obs, self._batch.masks
+            self.seats = np.array([self._batch.seat(i) for i in range(self.num_envs)], np.int64)
+            return self._obs.copy(), {"seat": self.seats.copy()}
         for i in range(self.num_envs):
             self._deal(i)
         return self._obs.copy(), {"seat": self.seats.copy()}
@@ -143,6 +159,8 @@ class GameVectorEnv(VectorEnv):
             if not (0 <= a < num and self._masks[i, a]):
                 legal = np.flatnonzero(self._masks[i]).tolist()
                 raise IllegalActionError(f"game {i}: action {a} is not legal; legal: {legal}")
+        if self._batch is not None:
+            return self._step_native(chosen)
         rewards = np.zeros(self.num_envs, np.float32)
         terminated = np.zeros(self.num_envs, bool)
         final_obs = np.empty(self.num_envs, object)
@@ -161,12 +179,30 @@ class GameVectorEnv(VectorEnv):
                  "final_info": final_info, "_final_info": terminated.copy()}
         return self._obs.copy(), rewards, terminated, np.zeros(self.num_envs, bool), infos
 
+    def _step_native(self, chosen: list[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict]:
+        batch, n = self._batch, self.num_players
+        batch.step(np.asarray(chosen, np.int64))
+        terminated = batch.terminated.copy()
+        final_obs = np.empty(self.num_envs, object)
+        final_info = np.empty(self.num_envs, object)
+        for i in np.flatnonzero(terminated):
+            final_obs[i] = batch.final_obs[i].copy()
+            final_info[i] = {"seat": int(batch.final_seat[i]), "scores": batch.final_scores[i, :n].tolist(),
+                             "winners": np.flatnonzero(batch.final_winners[i, :n]).tolist()}
+            self.seats[i] = batch.seat(int(i))
+        infos = {"seat": self.seats.copy(), "final_obs": final_obs, "_final_obs": terminated.copy(),
+                 "final_info": final_info, "_final_info": terminated.copy()}
+        return self._obs.copy(), batch.rewards.copy(), terminated, np.zeros(self.num_envs, bool), infos
+
     def action_masks(self) -> np.ndarray:
         """Each game's legal actions for its learner, ``(num_envs, num_actions)`` bool (for MaskablePPO)."""
         return self._masks.copy()
 
     def states(self) -> list[Any]:
-        """The games' states (read-only use: what a centralised critic or a test may look at)."""
+        """The games' states (copies on the native path; read-only use: what a centralised critic or a test may
+        look at)."""
+        if self._batch is not None:
+            return [self._batch.state(i) for i in range(self.num_envs)]
         return list(self._states)
 
     # ------------------------------------------------------------------ one game

@@ -126,3 +126,37 @@ def test_bad_requests_are_refused_and_change_nothing() -> None:
                 {"opponents": ("random", "random")}):
         with pytest.raises(ValueError):
             sobek_env.vector_env(game="sobek", **bad)
+
+
+def _run(game: str, engine: str, steps: int, **kwargs) -> list[tuple]:
+    venv = sobek_env.vector_env(game=game, engine=engine, **kwargs)
+    assert (venv._batch is not None) == (engine == "native")
+    first, info = venv.reset()
+    out = [(first.tobytes(), info["seat"].tolist())]
+    rng = np.random.default_rng(7)
+    for _ in range(steps):
+        masks = venv.action_masks()
+        obs, rewards, terminated, _, info = venv.step(np.array([rng.choice(np.flatnonzero(m)) for m in masks]))
+        finals = [None if f is None else (f[0].tobytes(), f[1]) for f in zip(info["final_obs"], info["final_info"])
+                  if f[0] is not None]
+        out.append((obs.tobytes(), masks.tobytes(), rewards.tolist(), terminated.tolist(), info["seat"].tolist(),
+                    finals))
+    return out
+
+
+@pytest.mark.parametrize("game", sobek_env.GAMES)
+@pytest.mark.parametrize(("reward_mode", "mode", "seat"), [("win", "original", None), ("margin", "memory", None),
+                                                          ("score", "original", 1)])
+def test_the_native_batch_plays_exactly_the_python_path(game: str, reward_mode: str, mode: str, seat) -> None:
+    kwargs = {"num_envs": 3, "seed": 11, "reward_mode": reward_mode, "observation_mode": mode, "seat": seat}
+    steps = 700 if game == "sobek" else 1800
+    native = _run(game, "native", steps, **kwargs)
+    assert native == _run(game, "python", steps, **kwargs)
+    assert sum(any(step[3]) for step in native[1:]) >= 1  # games ended and were dealt anew on both paths
+
+
+def test_a_batch_of_another_table_is_refused_before_it_is_made() -> None:
+    with pytest.raises(ValueError):
+        sobek_env.vector_env(game="kleopatra", num_players=6)
+    with pytest.raises(ValueError, match="engine must be one of"):
+        sobek_env.vector_env(game="sobek", engine="gpu")
