@@ -10,7 +10,10 @@ Usage::
 Every loop is random legal play from a fixed seed, resetting at the end of each game,
 for each game at its smallest and largest table:
 
-- engine: the state's ``legal_actions`` + ``apply``;
+- engine: the state's ``legal_actions`` + ``apply``, on the Python engine and (where it was built) the
+  native one;
+- vector: ``sobek_env.vector_env`` with 64 games and ``random`` opponents (the native batch where it was
+  built), the learner taking its first legal action: steps are learner steps, observations and masks included;
 - AEC: ``env.last()`` (observation and action mask) + ``env.step`` on ``sobek_env.env(game=...)``;
 - single: ``SingleAgentEnv.step`` for the learner, random opponents playing inside it;
 - heuristic (at each game's default table only): the ``heuristic`` baseline deciding for every seat from
@@ -92,7 +95,7 @@ BARS: dict[str, list[tuple[str, str, int, str, float]]] = {
 }
 
 
-def engine_loop(game: Game, num_players: int) -> Loop:
+def engine_loop(game: Game, num_players: int, engine: str = "python") -> Loop:
     """Random play through the engine alone."""
 
     def run(budget: float) -> Figure:
@@ -100,13 +103,30 @@ def engine_loop(game: Game, num_players: int) -> Loop:
         steps = games = 0
         start = CLOCK()
         while True:
-            state = game.new(num_players, seed=SEED + games)
+            state = game.new(num_players, seed=SEED + games, engine=engine)
             while not state.is_over:
                 state.apply(rng.choice(state.legal_actions()))
                 steps += 1
             games += 1
             if CLOCK() - start >= budget:
                 return Figure(steps, games, CLOCK() - start)
+
+    return run
+
+
+def vector_loop(game: Game, num_players: int, num_envs: int = 64) -> Loop:
+    """``vector_env`` against random opponents, the learner taking its first legal action in every game."""
+
+    def run(budget: float) -> Figure:
+        venv = sobek_env.vector_env(game=game, num_envs=num_envs, num_players=num_players, seed=SEED)
+        venv.reset()
+        steps = games = 0
+        start = CLOCK()
+        while CLOCK() - start < budget or not games:
+            _, _, terminated, _, _ = venv.step(venv.action_masks().argmax(axis=1))
+            steps += num_envs
+            games += int(terminated.sum())
+        return Figure(steps, games, CLOCK() - start)
 
     return run
 
@@ -313,6 +333,13 @@ def game_rows(game: Game, breakdown: bool = False) -> list[Row]:
     for n in sizes:
         out.append(Row(f"{game.name}_engine_{n}p", f"{game.name}: engine, {n} players",
                        lambda n=n: engine_loop(game, n)))
+        if "native" in game.engines:
+            out.append(Row(f"{game.name}_native_engine_{n}p", f"{game.name}: native engine, {n} players",
+                           lambda n=n: engine_loop(game, n, "native")))
+    for n in sizes:
+        path = "native batch" if "native" in game.engines else "Python"
+        out.append(Row(f"{game.name}_vector_{n}p", f"{game.name}: vector_env x64 ({path}), {n}p",
+                       lambda n=n: vector_loop(game, n)))
     for n in sizes:
         for mode in game.observation_modes:
             out.append(Row(f"{game.name}_aec_{mode}_{n}p", f"{game.name}: AEC last+step, {n}p, {mode}",
