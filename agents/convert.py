@@ -73,12 +73,32 @@ def legacy_meta(path: Path) -> dict:
     return meta
 
 
+def _check_weight_members(path: Path) -> None:
+    """Every ``.pth`` member of ``path`` must load as tensors alone (torch's weights-only reader), before
+    stable-baselines3 opens the file: whether sb3 reads them weights-only depends on its version, so a member
+    that is not a weights file is refused here, without running it. ValueError naming the member."""
+    import io
+
+    import torch
+
+    with open_zip(path) as archive:
+        for name in archive.namelist():
+            if not name.endswith(".pth"):
+                continue
+            try:
+                torch.load(io.BytesIO(archive.read(name)), map_location="cpu", weights_only=True)
+            except Exception:  # not torch's message: it advises loading with weights_only=False
+                raise ValueError(f"{str(path)!r} could not be opened as a stable-baselines3 model: its member "
+                                 f"{name!r} is not a weights file") from None
+
+
 def convert(old: Path, new: Path) -> PPOAgent:
     """Write the old-format model ``old`` as ``new`` in the current format (running ``old``'s code);
     the old policy, as an agent."""
     from sb3_contrib import MaskablePPO
 
     meta = legacy_meta(old)
+    _check_weight_members(old)
     try:
         model = MaskablePPO.load(old, device="cpu")  # the one place that unpickles a model file: see the docstring
     except Exception as exc:  # whatever the file's members make sb3 or torch raise
