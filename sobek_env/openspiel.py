@@ -76,25 +76,23 @@ def _game_type(game: Game, reward: str = "win") -> pyspiel.GameType:
             "observation_mode": "original",
             "reward": "win",
             "seed": 0,
-            **dict.fromkeys(game.rules_options, ""),
+            **dict.fromkeys(game.rules_options, "null"),
         },
     )
 
 
 def _rules(game: Game, params: Mapping[str, Any]) -> dict[str, Any]:
-    """The rules options given as JSON text (an empty text: the rules' default)."""
+    """The rules options given as JSON text (``null`` or an empty text: the rules' default)."""
     rules = {}
     for option in game.rules_options:
-        text = params.get(option, "")
-        if not isinstance(text, str):
-            raise ValueError(f"{spiel_name(game.name)}: rules option {option!r} is JSON text, got {text!r}")
-        if not text:
-            continue
+        text = params.get(option, "null")
         try:
-            rules[option] = json.loads(text)
+            value = json.loads(text) if text else None
         except json.JSONDecodeError as exc:
             raise ValueError(f"{spiel_name(game.name)}: rules option {option!r} is not JSON ({exc.msg}): "
                              f"{text!r:.80}") from None
+        if value is not None:
+            rules[option] = value
     return rules
 
 
