@@ -16,7 +16,7 @@ Chance                      sampled inside the engine (``SAMPLED_STOCHASTIC``): 
 Information state           the ``memory`` observation (perfect recall) and the game's text of that seat
 Observation                 the ``observation_mode`` observation and its text
 Determinization             ``resample_from_infostate`` redraws what the player cannot see with the engine's
-                            ``resample``, from a generator the state holds (seeded by its deal)
+                            ``resample``, from a sequence of seeds the state holds (begun by its deal's)
 Serialization               ``state.serialize()`` / ``game.deserialize_state`` carry the engine's JSON
                             document; :func:`serialize_game_and_state` and :func:`deserialize_game_and_state`
                             here do what ``pyspiel``'s functions of those names cannot for a Python game with
@@ -442,7 +442,7 @@ def _game_class(game: Game) -> type[SpielGame]:
     class (a closure registered there is freed after the interpreter's end, which aborts the process)."""
 
     def __init__(self: SpielGame, params: Mapping[str, Any] | None = None) -> None:
-        SpielGame.__init__(self, load_game(game.name), params)
+        SpielGame.__init__(self, game, params)
 
     return type(f"{game.name.capitalize()}SpielGame", (SpielGame,), {"__init__": __init__, "__module__": __name__})
 
@@ -456,12 +456,11 @@ def register() -> None:
     for name in GAMES:
         game = load_game(name)
         cls = GAME_CLASSES.setdefault(name, _game_class(game))
-        globals()[cls.__name__] = cls
         if spiel_name(name) not in registered:
             pyspiel.register_game(_game_type(game), cls)
 
 
 register()
 
-__all__ = ["REWARDS", "AgentBot", "DeterminizedBot", "SpielGame", "SpielObserver", "SpielState", "bot",
+__all__ = ["GAME_CLASSES", "REWARDS", "AgentBot", "DeterminizedBot", "SpielGame", "SpielObserver", "SpielState", "bot",
            "deserialize_game_and_state", "ismcts_bot", "register", "serialize_game_and_state", "spiel_name"]
