@@ -299,3 +299,26 @@ def test_the_bridge_imports_no_agents_and_the_package_no_pyspiel() -> None:
                          cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     assert run.returncode == 0, run.stderr  # also: no abort at the interpreter's end
     assert run.stdout.strip() == "4"
+
+
+def test_the_table_script_plays_seeded_games_and_resumes(tmp_path, capsys) -> None:
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "openspiel_table.py"
+    spec = importlib.util.spec_from_file_location("openspiel_table", path)
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    out = tmp_path / "games.jsonl"
+    args = ["--budgets", "2", "--opponents", "random", "--games", "2", "--out", str(out)]
+    assert script.main(args) == 0
+    first = out.read_text().splitlines()
+    assert len(first) == 2 and [json.loads(line)["seat"] for line in first] == [0, 1]
+    assert script.main(args) == 0 and out.read_text().splitlines() == first  # resumed: nothing replayed
+    again = tmp_path / "again.jsonl"
+    script.main(["--budgets", "2", "--opponents", "random", "--games", "1", "--out", str(again)])
+    record, replay = json.loads(first[0]), json.loads(again.read_text())
+    assert (replay["scores"], replay["win"]) == (record["scores"], record["win"])  # seeded: the same game
+    assert "| sobek, 2p | 2 simulations | random | 2 |" in capsys.readouterr().out
+    low, high = script.wilson(0, 40)
+    assert low == 0 and 0.08 < high < 0.09
