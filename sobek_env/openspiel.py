@@ -326,10 +326,11 @@ class SpielObserver:
 
 
 class AgentBot(pyspiel.Bot):
-    """A project agent as a ``pyspiel.Bot`` for seat ``player``: it is shown the seat's observation and
-    legal actions (a search agent, which asks for the game's state, resamples it from the seat's view)."""
+    """A project agent as a ``pyspiel.Bot`` for seat ``player`` (None: whichever seat is to move): it is shown
+    the seat's observation and legal actions (a search agent, which asks for the game's state, resamples it
+    from the seat's view)."""
 
-    def __init__(self, agent: Any, game: SpielGame, player: int) -> None:
+    def __init__(self, agent: Any, game: SpielGame, player: int | None = None) -> None:
         pyspiel.Bot.__init__(self)
         self.agent = agent
         self.player = player
@@ -338,11 +339,14 @@ class AgentBot(pyspiel.Bot):
 
     def step(self, state: SpielState) -> int:
         s = state.engine_state
-        if s.current_player != self.player:
-            raise ValueError(f"bot of player {self.player} asked to act for player {s.current_player}")
+        if s.is_over:
+            raise ValueError("the game is over: no bot acts in a terminal state")
+        seat = s.current_player
+        if self.player is not None and seat != self.player:
+            raise ValueError(f"bot of player {self.player} asked to act for player {seat}")
         mask = np.zeros(self._num_actions, dtype=np.int8)
         mask[s.legal_actions()] = 1
-        observation = {"observation": self._encoder.encode(s, self.player).copy(), "action_mask": mask}
+        observation = {"observation": self._encoder.encode(s, seat).copy(), "action_mask": mask}
         return int(ask(self.agent, observation, s))
 
     def restart_at(self, state: SpielState) -> None:
@@ -355,15 +359,17 @@ class AgentBot(pyspiel.Bot):
         return False
 
 
-def bot(spec: str, game: SpielGame, player: int, seed: int | None = None) -> AgentBot:
+def bot(spec: str, game: SpielGame, player: int | None = None, seed: int | None = None) -> AgentBot:
     """The project agent ``spec`` (``random``, ``greedy``, ``heuristic``, ``ismcts:simulations=200`` ...:
-    ``agents.make``) as a ``pyspiel.Bot`` for seat ``player`` of ``game`` (its table: players, observation
-    mode, rules options); ``seed`` seeds agents that use chance. Imports ``agents`` (the project's agents)."""
+    ``agents.make``) as a ``pyspiel.Bot`` for seat ``player`` of ``game`` (None: for the seat to move; the
+    table is the game's: players, observation mode, rules options); ``seed`` seeds agents that use chance.
+    Imports ``agents`` (the project's agents)."""
     if not isinstance(game, SpielGame):
         raise TypeError(f"bot needs a game of sobek_env.openspiel (pyspiel.load_game('python_sobek') ...), "
                         f"got {type(game).__name__}")
-    if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < game.num_players():
-        raise ValueError(f"player must be a seat from 0 to {game.num_players() - 1}, got {player!r}")
+    if player is not None and (isinstance(player, bool) or not isinstance(player, int)
+                               or not 0 <= player < game.num_players()):
+        raise ValueError(f"player must be a seat from 0 to {game.num_players() - 1} or None, got {player!r}")
     from agents import make
 
     agent = make(spec, game=game.engine_game, num_players=game.num_players(),

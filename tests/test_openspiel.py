@@ -277,13 +277,14 @@ def test_project_agents_as_pyspiel_bots(name: str, spec: str) -> None:
     assert b.step(state) in state.legal_actions() and str(state) == before
     with pytest.raises(ValueError, match="asked to act for player"):
         openspiel.bot(spec, game, 1 - player).step(state)
+    assert openspiel.bot(spec, game, seed=1).step(state) in state.legal_actions()  # for the seat to move
 
 
 def test_bot_refuses_bad_arguments() -> None:
     game = pyspiel.load_game("python_sobek")
     with pytest.raises(ValueError, match="unknown agent"):
         openspiel.bot("alphazero", game, 0)
-    with pytest.raises(ValueError, match="player must be a seat from 0 to 1"):
+    with pytest.raises(ValueError, match="player must be a seat from 0 to 1 or None"):
         openspiel.bot("random", game, 2)
     with pytest.raises(TypeError, match=r"bot needs a game of sobek_env\.openspiel"):
         openspiel.bot("random", pyspiel.load_game("kuhn_poker"), 0)
