@@ -23,6 +23,9 @@ for each game at its smallest and largest table:
   position every :data:`SEARCH_EVERY` steps of random play; there a step is one simulation
   (steps/s: simulations per second) and a game is one decision (ms/game: milliseconds per decision),
   so its row is not compared with the peers;
+- OpenSpiel bridge (``pip install -e .[openspiel]``, at each game's default table): the same random play
+  through ``sobek_env.openspiel``'s pyspiel states (``legal_actions`` + ``apply_action`` from Python, each
+  call crossing into C++ and back into the wrapped engine), beside the engine row: what the bridge costs;
 - peers (``pip install -e .[bench]``): PettingZoo's ``leduc_holdem_v4`` and ``texas_holdem_v4``
   through the same AEC loop, and OpenSpiel's ``gin_rummy`` through ``pyspiel``
   (``legal_actions`` + ``apply_action``, chance nodes sampled by their probabilities, with or
@@ -204,6 +207,30 @@ def spiel_loop(game_name: str, observe: bool) -> Loop:
     return run
 
 
+def bridge_loop(game: Game, num_players: int) -> Loop:
+    """Random play through ``sobek_env.openspiel``'s pyspiel states, dealt as the engine loop deals."""
+    import pyspiel
+
+    from sobek_env import openspiel
+
+    spiel_game = pyspiel.load_game(openspiel.spiel_name(game.name), {"players": num_players})
+
+    def run(budget: float) -> Figure:
+        rng = random.Random(SEED)
+        steps = games = 0
+        start = CLOCK()
+        while True:
+            state = spiel_game.state_from_engine(game.new(num_players, seed=SEED + games))
+            while not state.is_terminal():
+                state.apply_action(rng.choice(state.legal_actions()))
+                steps += 1
+            games += 1
+            if CLOCK() - start >= budget:
+                return Figure(steps, games, CLOCK() - start)
+
+    return run
+
+
 # The tree search measured per game. Both games' own settings search the late game only, with heuristic
 # rollouts to the end (paired mode), so the rows measure their former settings, trees (docs/search.md):
 # Sobek's 1600 simulations of random rollouts, Kleopatra's guided tree
@@ -349,6 +376,8 @@ def game_rows(game: Game, breakdown: bool = False) -> list[Row]:
         out.append(Row(f"{game.name}_single_{n}p", f"{game.name}: SingleAgentEnv.step, {n}p",
                        lambda n=n: single_loop(game, n)))
     n = game.default_players
+    out.append(Row(f"{game.name}_openspiel_{n}p", f"{game.name}: OpenSpiel bridge (pyspiel states), {n}p",
+                   lambda: bridge_loop(game, n)))
     out.append(Row(f"{game.name}_heuristic_{n}p", f"{game.name}: heuristic in every seat, {n}p",
                    lambda: rollout_loop(game, n), compare=False))
     out.append(Row(f"{game.name}_ismcts_{n}p", f"{game.name}: ismcts simulations (games: decisions), {n}p",
@@ -446,6 +475,21 @@ def table(all_rows: list[Row], figures: dict[str, Figure | str], games: tuple[st
     return "\n".join(lines)
 
 
+def bridge_overhead(figures: dict[str, Figure | str], games: tuple[str, ...] = GAMES) -> str:
+    """CPU microseconds per step of each game's random play through the engine and through the OpenSpiel
+    bridge, side by side, and the difference: what the bridge adds to a step."""
+    lines = ["", "OpenSpiel bridge: random play, CPU us per step (engine alone | through pyspiel states | added)"]
+    for name in games:
+        n = load_game(name).default_players
+        engine, bridge = figures.get(f"{name}_engine_{n}p"), figures.get(f"{name}_openspiel_{n}p")
+        if not isinstance(bridge, Figure) or not isinstance(engine, Figure):
+            lines.append(f"  {name}, {n}p: {bridge if isinstance(bridge, str) else 'not measured in this run'}")
+            continue
+        mine, theirs = 1e6 / engine.steps_per_s, 1e6 / bridge.steps_per_s
+        lines.append(f"  {name}, {n}p: {mine:6.2f} | {theirs:6.2f} | {theirs - mine:+6.2f} ({theirs / mine:.2f}x)")
+    return "\n".join(lines)
+
+
 def breakdown(figures: dict[str, Figure | str], games: tuple[str, ...] = GAMES) -> str:
     """CPU microseconds per agent-step of each game's largest AEC loop, by part, beside what 3x leduc allows."""
     us = {key: 1e6 / f.steps_per_s for key, f in figures.items() if isinstance(f, Figure)}
@@ -484,6 +528,7 @@ def main(argv: list[str] | None = None) -> int:
           f"interleaved round(s) of {budget} CPU s per loop, seed {SEED})")
     print(f"Python {platform.python_version()}, {platform.system()} {platform.machine()}\n")
     print(table(all_rows, figures, games))
+    print(bridge_overhead(figures, games))
     if args.breakdown:
         print(breakdown(figures, games))
     if args.json:

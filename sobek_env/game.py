@@ -238,6 +238,11 @@ class Game(ABC):
     def max_game_length(self, num_players: int, **rules: Any) -> int:
         """The most steps (actions, sub-decisions included) a game under ``rules`` can take: derived, not measured."""
 
+    def max_score(self, num_players: int, **rules: Any) -> int:
+        """The highest score a seat can reach under ``rules`` (scores are never below 0): derived, not
+        measured; it bounds the ``margin`` and ``score`` rewards (OpenSpiel's utility range)."""
+        raise NotImplementedError(f"{self.title} does not bound its scores (Game.max_score)")
+
     # ------------------------------------------------------------------ observations
 
     @abstractmethod

@@ -3,23 +3,29 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
 
-BENCH = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_env.py"
+ROOT = Path(__file__).resolve().parent.parent
+BENCH = ROOT / "benchmarks" / "bench_env.py"
 OURS = ("sobek_engine_2p", "sobek_engine_4p", "sobek_aec_original_2p", "sobek_aec_memory_2p",
         "sobek_aec_original_4p", "sobek_aec_memory_4p", "sobek_single_2p", "sobek_single_4p", "sobek_ismcts_2p",
-        "sobek_heuristic_2p", "kleopatra_heuristic_3p", "kleopatra_ismcts_3p")
+        "sobek_heuristic_2p", "kleopatra_heuristic_3p", "kleopatra_ismcts_3p", "sobek_openspiel_2p",
+        "kleopatra_openspiel_3p")
 
 
 def test_quick_benchmark_prints_a_table_of_positive_figures(tmp_path: Path) -> None:
     out = tmp_path / "figures.json"
+    # this checkout's package, whichever one is installed (as the suite's pythonpath does)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
     run = subprocess.run([sys.executable, str(BENCH), "--quick", "--breakdown", "--json", str(out)],
-                         capture_output=True, text=True, timeout=300)
+                         capture_output=True, text=True, timeout=300, env=env)
     assert run.returncode == 0, run.stderr
     assert "sobek: engine, 4 players" in run.stdout and "Bars (same run):" in run.stdout
     assert "Where an agent-step" in run.stdout
+    assert "OpenSpiel bridge: random play, CPU us per step" in run.stdout and "sobek, 2p:" in run.stdout
     rows = {row["key"]: row for row in json.loads(out.read_text())["rows"]}
     for key in OURS:
         assert rows[key]["steps_per_s"] > 0 and rows[key]["games_per_s"] > 0 and rows[key]["ms_per_game"] > 0

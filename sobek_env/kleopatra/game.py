@@ -63,6 +63,10 @@ class KleopatraGame(Game):
         """The most steps of a game under ``rules`` (derived in ``bounds.py``, from ``max_turns``)."""
         return bounds.max_game_length(make_rules(num_players, **rules))
 
+    def max_score(self, num_players: int, **rules: Any) -> int:
+        """Every talent a game can mint plus the start merchants' value (``bounds.max_score``)."""
+        return bounds.max_score(make_rules(num_players, **rules))
+
     def describe_layout(self, num_players: int) -> list[tuple[str, tuple[int, ...], str]]:
         return observation.describe_layout(num_players)
 

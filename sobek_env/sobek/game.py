@@ -27,6 +27,18 @@ game, with at most 3 rounds and no choice before round 1, at most 3 times that
 minus 1: **758 steps with 2 players, 911 with 3, 932 with 4**
 (:meth:`SobekGame.max_game_length`). The bound is loose; the longest games
 measured are far shorter (the stress report).
+
+Score bound
+-----------
+A marker only moves forward by a round's points (rules §8.1), a guild token
+(to the next space of its hieroglyph) and Deceit (one space per card in the
+pile); it never goes below 0. In a round, with ``K`` cards in the game, ``s``
+scarabs printed on all of them and ``P`` Prosperity tokens: a set is worth at
+most (its scarabs + 2 per Prosperity) x ``K`` (a horizontal set, its scarabs),
+and the sets hold disjoint cards, so the round's points are at most
+``(s + 2P) K``; each guild token moves at most the longest stretch of the
+track between two spaces of its hieroglyph, and Deceit at most ``K`` spaces.
+Three times that bounds a score (:meth:`SobekGame.max_score`); it is loose.
 """
 
 from __future__ import annotations
@@ -43,20 +55,27 @@ from . import invariants
 from .actions import ACTION_NAMES
 from .catalogue import (
     CHARACTERS,
+    DECEIT,
     DEFAULT_GREEN_CARDS,
     GREEN,
+    GUILDS,
     KIND_BACK,
     MAX_PLAYERS,
     MIN_PLAYERS,
     NUM_KINDS,
+    PROSPERITY,
+    PROSPERITY_SCARABS,
     ROUNDS,
     SCORE_SCALE,
     SCRIBE_HAND_LIMIT,
     SET_MIN_CARDS,
     START_HAND,
+    TOKEN_COUNTS,
     TOKENS_PER_ROUND,
+    TRACK_CYCLE,
     TWO_PLAYER_SET_ASIDE,
     make_rules,
+    next_space,
 )
 from .decode import View
 from .observation import HIGH, Observer, describe_layout, encode_state, state_size
@@ -115,6 +134,17 @@ class SobekGame(Game):
             + 2 * (cards // SET_MIN_CARDS) + cards + 2 * TOKENS_PER_ROUND + num_players + 1
         )
         return ROUNDS * per_round - 1
+
+    def max_score(self, num_players: int, **rules: Any) -> int:
+        """The most points a seat can reach (derived in the module docstring)."""
+        r = make_rules(num_players, **rules)
+        cards = sum(r.catalogue)
+        scarabs = sum(r.catalogue[k] * v for k, v in r.scarab_kinds)
+        guild_moves = sum(TOKEN_COUNTS[g] * max(next_space(p, g) - p for p in range(len(TRACK_CYCLE)))
+                          for g in GUILDS)
+        per_round = ((scarabs + PROSPERITY_SCARABS * TOKEN_COUNTS[PROSPERITY]) * cards + guild_moves
+                     + TOKEN_COUNTS[DECEIT] * cards)
+        return ROUNDS * per_round
 
     def describe_layout(self, num_players: int) -> list[tuple[str, tuple[int, ...], str]]:
         return describe_layout(num_players)

@@ -115,3 +115,18 @@ def test_a_tournament_reports_the_games_own_columns() -> None:
         assert summary.stats["amulets"] == sum(r.stats[s]["amulets"] for r, s in zip(records, seats)) / 6
     header = format_table(summaries, game="kleopatra").splitlines()[0]
     assert all(label in header for label in ("talents", "amulets", "eaten", "sanctuaries", "ceremonies won"))
+
+
+def test_max_score_bounds_every_score_and_follows_the_rules() -> None:
+    import random
+
+    rng = random.Random(0)
+    for seed in range(6):
+        n = 2 + seed % 4
+        s = GAME.new(n, seed=seed, max_turns=60)
+        while not s.is_over:
+            s.apply(rng.choice(s.legal_actions()))
+        assert min(s.scores) >= 0 and max(s.scores) <= GAME.max_score(n, max_turns=60)
+    assert GAME.max_score(3) > 0
+    with pytest.raises(ValueError, match="hand_limit"):
+        GAME.max_score(3, hand_limit=-1)

@@ -106,3 +106,18 @@ def test_new_rejects_bad_arguments_with_a_clear_message(bad: dict) -> None:
     with pytest.raises(ValueError) as info:
         GameState.new(**kwargs)
     assert str(info.value)
+
+
+def test_max_score_bounds_every_score_and_grows_with_the_scarabs() -> None:
+    game = sobek_env.load_game("sobek")
+    rng = random.Random(0)
+    for seed in range(6):
+        n = 2 + seed % 3
+        s = GameState.new(n, seed=seed)
+        while not s.is_over:
+            s.apply(rng.choice(s.legal_actions()))
+        assert min(s.scores) >= 0 and max(s.scores) <= game.max_score(n)
+    rich = {g: 9 for g in ("ivory", "ebony", "marble", "wheat", "fish", "cattle")}
+    assert game.max_score(2, scarabs=rich) > game.max_score(2)
+    with pytest.raises(ValueError, match="scarabs"):
+        game.max_score(2, scarabs={"ivory": 10})
