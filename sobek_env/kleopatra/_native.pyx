@@ -841,81 +841,26 @@ cdef extern from "sobek_env/kleopatra/native/vector.hpp" namespace "kleopatra_na
         int seat(int)
         const State& state(int)
 
-REWARD_MODES = ("win", "margin", "score")  # the batch's reward codes, in order
+
+cdef object _batch_prototype(int num_players, dict rules, State* prototype):
+    native = _native_rules(make_rules(num_players, **rules))
+    prototype.rules = native.ptr  # a fresh state holding the table's rules, as deal expects
+    return native
 
 
-cdef class NativeBatch:
-    """``num_envs`` games stepped natively in one call, one learner seat each, the other seats playing random
-    legal actions (``sobek_native::Batch``): the native path of :func:`sobek_env.vector_env`, drawing exactly
-    as its Python path does. Its arrays are written in place by :meth:`reset` and :meth:`step`."""
+cdef int _batch_observation_size(int num_players):
+    return _cached_layout(num_players).size
 
-    cdef VectorBatch* b
-    cdef readonly int num_envs, num_players, size
-    cdef readonly object obs, masks, rewards, terminated, final_obs, final_seat, final_scores, final_winners
-    cdef NativeRules _rules
 
-    def __cinit__(self, int num_envs, int num_players, bint memory, str reward_mode, object seat, dict rules):
-        if num_envs < 1:
-            raise ValueError(f"num_envs must be a positive integer, got {num_envs}")
-        if reward_mode not in REWARD_MODES:
-            raise ValueError(f"reward_mode must be one of {REWARD_MODES}, got {reward_mode!r}")
-        if seat is not None and not 0 <= seat < num_players:
-            raise ValueError(f"seat must be None or from 0 to {num_players - 1}, got {seat!r}")
-        self._rules = _native_rules(make_rules(num_players, **rules))
-        cdef State prototype  # fresh, as deal expects, holding the table's rules
-        prototype.rules = self._rules.ptr
-        self.num_envs, self.num_players = num_envs, num_players
-        self.size = _cached_layout(num_players).size
-        self.b = new VectorBatch(num_envs, num_players, self.size, memory, REWARD_MODES.index(reward_mode),
-                                 -1 if seat is None else seat, SCORE_SCALE, prototype)
-        self.obs = np.zeros((num_envs, self.size), np.float32)
-        self.masks = np.zeros((num_envs, NUM_ACTIONS), np.bool_)
-        self.rewards = np.zeros(num_envs, np.float32)
-        self.terminated = np.zeros(num_envs, np.bool_)
-        self.final_obs = np.zeros((num_envs, self.size), np.float32)
-        self.final_seat = np.zeros(num_envs, np.int32)
-        self.final_scores = np.zeros((num_envs, MAX_PLAYERS), np.int32)
-        self.final_winners = np.zeros((num_envs, MAX_PLAYERS), np.bool_)
+cdef NativeState _batch_state(const State& s, object rules):
+    cdef NativeState o = _empty()
+    o.st = new State(s)
+    o.st.log = NULL
+    o._native_rules = rules
+    o._seed = 0
+    o._gauss = None
+    o._log = None
+    return o
 
-    def __dealloc__(self) -> None:
-        del self.b
 
-    def reset(self, uint64_t base) -> None:
-        """Deal every game, game ``i`` from the seeder ``random.Random(base + i)``."""
-        cdef float[:, ::1] obs = self.obs
-        cdef uint8_t[:, ::1] masks = self.masks.view(np.uint8)
-        with nogil:
-            self.b.reset(base, &obs[0, 0], &masks[0, 0])
-
-    def step(self, const int64_t[::1] actions) -> None:
-        """Play each game's learner action (legal: checked by the caller) and its opponents' replies."""
-        if actions.shape[0] != self.num_envs:
-            raise ValueError(f"actions must have {self.num_envs} entries, got {actions.shape[0]}")
-        cdef float[:, ::1] obs = self.obs, final_obs = self.final_obs
-        cdef uint8_t[:, ::1] masks = self.masks.view(np.uint8), winners = self.final_winners.view(np.uint8)
-        cdef float[::1] rewards = self.rewards
-        cdef uint8_t[::1] terminated = self.terminated.view(np.uint8)
-        cdef int32_t[::1] seats = self.final_seat
-        cdef int32_t[:, ::1] scores = self.final_scores
-        with nogil:
-            self.b.step(&actions[0], &obs[0, 0], &masks[0, 0], &rewards[0], &terminated[0], &final_obs[0, 0],
-                        &seats[0], &scores[0, 0], &winners[0, 0])
-
-    def seat(self, int i) -> int:
-        """Game ``i``'s learner seat."""
-        if not 0 <= i < self.num_envs:
-            raise IndexError(f"game {i} of {self.num_envs}")
-        return self.b.seat(i)
-
-    def state(self, int i) -> NativeState:
-        """A copy of game ``i``'s state."""
-        if not 0 <= i < self.num_envs:
-            raise IndexError(f"game {i} of {self.num_envs}")
-        cdef NativeState o = _empty()
-        o.st = new State(self.b.state(i))
-        o.st.log = NULL
-        o._native_rules = self._rules
-        o._seed = 0
-        o._gauss = None
-        o._log = None
-        return o
+include "../native/batch.pxi"
