@@ -95,7 +95,7 @@ class GameVectorEnv(VectorEnv):
         self._states: list[Any] = [None] * num_envs
         self.seats = np.zeros(num_envs, np.int64)
         self._seeders: list[random.Random] = []
-        self._chance: list[random.Random] = []  # per game, what random opponents draw from
+        self._chance: list[random.Random | None] = [None] * num_envs  # per game, what random opponents draw from
         self._seed = seed
         self.engine = game.engine_of(engine) if engine is not None else game.engines[0]
         native = game.native_engine() if self.engine == "native" else None
@@ -211,19 +211,13 @@ class GameVectorEnv(VectorEnv):
         seeder = self._seeders[i]
         game_seed = seeder.randrange(SEED_BOUND)
         seat = self.fixed_seat if self.fixed_seat is not None else seeder.randrange(self.num_players)
-        self._chance_for(i, random.Random(seeder.randrange(SEED_BOUND)))
+        self._chance[i] = random.Random(seeder.randrange(SEED_BOUND))
         self._states[i] = self.game.new(self.num_players, seed=game_seed, **self.rules)
         self.seats[i] = seat
         for k, opponent in enumerate(self.opponents):
             if opponent is not RANDOM and hasattr(opponent, "seed"):
                 opponent.seed(game_seed + k + 1)
         self._play_opponents(i)
-
-    def _chance_for(self, i: int, rng: random.Random) -> None:
-        if len(self._chance) <= i:
-            self._chance.append(rng)
-        else:
-            self._chance[i] = rng
 
     def _play_opponents(self, i: int) -> float:
         """Play game ``i``'s other seats until its learner must act or the game ends; the learner's reward
