@@ -30,7 +30,9 @@ import dataclasses
 import math
 import multiprocessing
 import os
+import signal
 import statistics
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -245,8 +247,26 @@ class GamePlayer:
 _WORKER: GamePlayer | None = None
 
 
+STOP_SIGNALS = frozenset({signal.SIGINT, signal.SIGTERM})
+
+
+@contextlib.contextmanager
+def _stops_held() -> Iterator[None]:
+    """SIGINT and SIGTERM held back while the pool may start a worker: a stop in the middle of a spawn left
+    the child without its start-up data, and it printed a traceback. A held signal arrives right after."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
 def _start_worker(parent: int, game: str) -> None:
     global _WORKER
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)  # a spawned worker inherits the held mask
     die_with_parent(parent)
     _WORKER = GamePlayer(game)
 
@@ -329,7 +349,8 @@ def _play_in_workers(tasks: list[tuple], workers: int, game: str) -> Iterator[Ga
     finished = False
     try:
         for task in waiting:
-            running.add(pool.submit(_play_in_worker, task))
+            with _stops_held():  # a submit may start a worker
+                running.add(pool.submit(_play_in_worker, task))
             if len(running) >= 2 * workers:
                 break
         while running:
@@ -338,7 +359,8 @@ def _play_in_workers(tasks: list[tuple], workers: int, game: str) -> Iterator[Ga
                 yield future.result()
                 task = next(waiting, None)
                 if task is not None:
-                    running.add(pool.submit(_play_in_worker, task))
+                    with _stops_held():
+                        running.add(pool.submit(_play_in_worker, task))
         finished = True
     except BrokenProcessPool:
         raise WorkerDied("a worker process of the tournament died while playing (killed, or out of memory)") from None
