@@ -20,7 +20,7 @@ from pathlib import Path
 
 import sobek_env
 from agents import RandomAgent
-from agents.tournament import format_table, play_tournament, summarize
+from agents.tournaments.tournament import format_table, play_tournament, summarize
 
 BASELINES = ["heuristic", "greedy", "random"]
 ROOT = Path(__file__).resolve().parent

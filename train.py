@@ -1,9 +1,9 @@
 """Train a player of any registered game with MaskablePPO (or RLlib): ``python train.py --help``.
 
-The code is in :mod:`agents.training`.
+The code is in :mod:`agents.training.sb3`.
 """
 
-from agents.training import main
+from agents.training.sb3 import main
 
 if __name__ == "__main__":
     main()

@@ -272,7 +272,7 @@ def search_loop(game: Game, num_players: int) -> Loop:
 def rollout_loop(game: Game, num_players: int) -> Loop:
     """The ``heuristic`` playing every seat from that seat's observation (encoded, decoded, decided), as in
     the rollouts of both games' search settings, which spend nearly all their time there."""
-    from agents.ismcts import RolloutPolicy
+    from agents.search.ismcts import RolloutPolicy
 
     def run(budget: float) -> Figure:
         policy = RolloutPolicy(game.table(num_players), "heuristic")

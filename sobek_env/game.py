@@ -158,7 +158,7 @@ class Game(ABC):
     columns: ClassVar[tuple[Column, ...]] = ()     # what a tournament reports beside wins, scores and ratings
     # the study of corruption: (column of corruption, column of its cost, the cost's axis label)
     corruption_axes: ClassVar[tuple[str, str, str] | None] = None
-    # how often corruption was punished: (column, axis label); agents.study draws it across games
+    # how often corruption was punished: (column, axis label); agents.analysis.study draws it across games
     penalty_rate: ClassVar[tuple[str, str] | None] = None
 
     # ------------------------------------------------------------------ actions and tables

@@ -101,7 +101,7 @@ class Session:
         return f"player_{seat} ({self.replay.agents[seat]})"
 
     def run(self) -> None:
-        """Play until the game ends; :class:`~agents.human.QuitGame` if a person leaves."""
+        """Play until the game ends; :class:`~agents.players.human.QuitGame` if a person leaves."""
         last_human = None
         while not self.state.is_over:
             seat = self.state.current_player
@@ -182,7 +182,7 @@ def build_parser() -> argparse.ArgumentParser:
 def prepare(parser: argparse.ArgumentParser, args: argparse.Namespace) -> tuple[Replay, list[Any]]:
     """The replay to continue (new or loaded) and an agent per seat; argparse-style exit on bad arguments."""
     from agents import make
-    from agents.tournament import agent_seed
+    from agents.tournaments.tournament import agent_seed
 
     if args.load is not None:
         for option in ("game", "players", "seed", "mode"):
@@ -222,7 +222,7 @@ def prepare(parser: argparse.ArgumentParser, args: argparse.Namespace) -> tuple[
 
 def main(argv: list[str] | None = None) -> None:
     """The command line (see the module docstring)."""
-    from agents.human import QuitGame
+    from agents.players.human import QuitGame
 
     parser = build_parser()
     args = parser.parse_args(argv)

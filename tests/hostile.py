@@ -12,7 +12,7 @@ import pickle
 import zipfile
 from pathlib import Path
 
-from agents.modelfile import META_MEMBER
+from agents.players.modelfile import META_MEMBER
 
 
 class Payload:

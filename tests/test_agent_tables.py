@@ -15,8 +15,8 @@ import torch
 import agents
 import sobek_env
 from agents import BaseAgent, TableMismatchError
-from agents.random_agent import RandomAgent
-from agents.rllib_policy import MaskedNet, save_policy
+from agents.players.random_agent import RandomAgent
+from agents.players.rllib_policy import MaskedNet, save_policy
 from sobek_env.env import ask
 
 ROOT = Path(__file__).resolve().parent.parent

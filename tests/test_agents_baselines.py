@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import sobek_env
-from agents.random_agent import RandomAgent
+from agents.players.random_agent import RandomAgent
 from agents.sobek.greedy import GreedyAgent
 from agents.sobek.heuristic import BEST, HeuristicAgent
 from sobek_env.sobek import GAME

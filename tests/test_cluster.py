@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from agents.cluster import RayUnavailable, check_reachable, require_ray, split_address
-from agents.evaluation import main as evaluate
-from agents.tournament import play_tournament
-from agents.training import main as train
+from agents.tournaments.cluster import RayUnavailable, check_reachable, require_ray, split_address
+from agents.tournaments.evaluation import main as evaluate
+from agents.tournaments.tournament import play_tournament
+from agents.training.sb3 import main as train
 
 
 @pytest.fixture

@@ -12,10 +12,10 @@ import torch
 from hostile import Payload, rezip
 
 from agents import make
-from agents import training as train
-from agents.convert import main
-from agents.modelfile import LegacyModelError
-from agents.ppo import load_ppo, read_meta, read_model
+from agents.players.modelfile import LegacyModelError
+from agents.players.ppo import load_ppo, read_meta, read_model
+from agents.training import sb3 as train
+from agents.training.convert import main
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -41,7 +41,7 @@ def legacy(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_a_legacy_model_is_refused_by_make_naming_the_command(legacy: Path) -> None:
-    with pytest.raises(LegacyModelError, match=f"python -m agents.convert {legacy} .* --i-trust-this-file"):
+    with pytest.raises(LegacyModelError, match=f"python -m agents.training.convert {legacy} .* --i-trust-this-file"):
         make(f"ppo:{legacy}", num_players=2)
 
 

@@ -1,4 +1,4 @@
-"""Learning curves side by side (python -m agents.curves): read from train.py's eval.csv, bad files refused."""
+"""Learning curves side by side (python -m agents.analysis.curves): read from train.py's eval.csv, bad files refused."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from agents.curves import main, read_curve
+from agents.analysis.curves import main, read_curve
 
 ROOT = Path(__file__).resolve().parent.parent
 SB3_LOG = ROOT / "models" / "ppo-2p.eval.csv"

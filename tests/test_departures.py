@@ -1,4 +1,4 @@
-"""agents.departures: an agent's decisions in replays set beside a baseline's from the same observations."""
+"""agents.analysis.departures: an agent's decisions in replays set beside a baseline's from the same observations."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from agents.departures import departures, main, read_replays
-from agents.evaluation import main as evaluate
+from agents.analysis.departures import departures, main, read_replays
+from agents.tournaments.evaluation import main as evaluate
 
 
 @pytest.fixture(scope="module")
@@ -73,4 +73,4 @@ def test_bad_arguments_and_files_are_refused_in_one_line(replays: Path, tmp_path
         main(args)
     assert exit_.value.code == 2
     err = capsys.readouterr().err
-    assert err.startswith("python -m agents.departures: error: ") and message in err and "Traceback" not in err
+    assert err.startswith("python -m agents.analysis.departures: error: ") and message in err and "Traceback" not in err

@@ -20,10 +20,11 @@ from processes import group, pool_workers, wait_for
 from reports import results
 
 from agents import RandomAgent, make
-from agents.evaluation import GamesFile, main
-from agents.files import DirectoryLock
-from agents.registry import with_option
-from agents.tournament import (
+from agents.common.files import DirectoryLock
+from agents.common.workers import Interrupted, signals_held, sigterm_as_interrupt
+from agents.players.registry import with_option
+from agents.tournaments.evaluation import GamesFile, main
+from agents.tournaments.tournament import (
     GameRecord,
     format_table,
     labels_for,
@@ -33,7 +34,6 @@ from agents.tournament import (
     summarize,
     wilson_interval,
 )
-from agents.workers import Interrupted, signals_held, sigterm_as_interrupt
 from sobek_env import load_game
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -582,7 +582,7 @@ def test_a_full_disk_keeps_the_games_file_whole(tmp_path: Path, monkeypatch: pyt
 
 def test_a_full_disk_while_training_is_said_in_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                         capsys: pytest.CaptureFixture) -> None:
-    from agents import training
+    from agents.training import sb3 as training
 
     def full(config: dict, out: Path, resume: bool) -> None:
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(out / "progress.csv"))

@@ -10,7 +10,7 @@ import pytest
 
 import sobek_env
 from agents import make
-from agents.features import Featurizer, check_features, feature_sets, feature_size
+from agents.players.features import Featurizer, check_features, feature_sets, feature_size
 from agents.sobek.heuristic import HeuristicAgent
 from sobek_env.sobek import GAME
 from sobek_env.sobek.actions import NUM_ACTIONS
@@ -85,7 +85,7 @@ def test_the_feature_wrapper_gives_plain_gymnasium_users_what_a_model_reads() ->
     """A shipped model is usable from plain stable-baselines3: the wrapper's observations are the model's vectors."""
     from gymnasium.utils.env_checker import check_env
 
-    from agents.features import FeatureObservation
+    from agents.players.features import FeatureObservation
 
     table = GAME.table(2)
     env = FeatureObservation(sobek_env.SingleAgentEnv(make("random", seed=1), num_players=2), "advice")
@@ -104,7 +104,7 @@ def test_the_feature_wrapper_gives_plain_gymnasium_users_what_a_model_reads() ->
 def test_a_game_without_an_agents_package_reads_the_raw_observation(monkeypatch: pytest.MonkeyPatch) -> None:
     """A game whose agents package has no features module offers ``raw`` alone (this once raised
     ModuleNotFoundError); any other import error is not hidden."""
-    import agents.features as features
+    import agents.players.features as features
 
     real = features.importlib.import_module
 

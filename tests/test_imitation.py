@@ -1,4 +1,4 @@
-"""agents.imitation: a network taught from an agent's decisions in replays, saved as a ppo: model that plays
+"""agents.training.imitation: a network taught from an agent's decisions in replays, saved as a ppo: model that plays
 and starts a train.py --init run."""
 
 from __future__ import annotations
@@ -11,12 +11,12 @@ import numpy as np
 import pytest
 
 from agents import make
-from agents import training as train
-from agents.departures import decisions_of, read_replays
-from agents.evaluation import main as evaluate
-from agents.features import Featurizer
-from agents.imitation import Examples, examples, main, measure, soft_target, split
-from agents.ppo import read_meta, read_model
+from agents.analysis.departures import decisions_of, read_replays
+from agents.players.features import Featurizer
+from agents.players.ppo import read_meta, read_model
+from agents.tournaments.evaluation import main as evaluate
+from agents.training import sb3 as train
+from agents.training.imitation import Examples, examples, main, measure, soft_target, split
 
 NET = ["--net", "32,32"]
 FIT = ["--epochs", "15", "--batch-size", "64", "--holdout", "0.25"]
@@ -150,7 +150,7 @@ def test_bad_replays_and_arguments_are_refused_in_one_line(replays: Path, taught
             main(args)
         assert exit_.value.code == 2
         err = capsys.readouterr().err
-        assert err.startswith("python -m agents.imitation: error: ") and message in err, (args, err)
+        assert err.startswith("python -m agents.training.imitation: error: ") and message in err, (args, err)
 
 
 def test_values_targets_are_the_softmax_of_the_recorded_values(searched: Path) -> None:
@@ -230,5 +230,5 @@ def test_values_are_asked_of_replays_that_hold_none(replays: Path, tmp_path: Pat
             main([str(replays), "--agent", "greedy", "--out", str(tmp_path / "v"), *args])
         assert exit_.value.code == 2
         err = capsys.readouterr().err
-        assert err.startswith("python -m agents.imitation: error: ") and message in err, (args, err)
+        assert err.startswith("python -m agents.training.imitation: error: ") and message in err, (args, err)
         assert not (tmp_path / "v").exists()

@@ -11,9 +11,9 @@ import pytest
 
 import sobek_env
 from agents import make
-from agents.ismcts import DEFAULT_SIMULATIONS, GAME_SETTINGS, ISMCTSAgent
-from agents.pool import OpponentPool
-from agents.tournament import play_tournament, summarize
+from agents.search.ismcts import DEFAULT_SIMULATIONS, GAME_SETTINGS, ISMCTSAgent
+from agents.tournaments.tournament import play_tournament, summarize
+from agents.training.pool import OpponentPool
 
 TABLES = [("sobek", 2), ("kleopatra", 3)]
 TREE = "mode=tree,late=0,rollout=random,steps=0"  # the UCB1 tree alone, whatever the game's settings

@@ -1,4 +1,4 @@
-"""The search agent's skill ladder (python -m agents.ladder): a tiny climb in both games, bad arguments refused."""
+"""The search agent's skill ladder (agents.analysis.ladder): a tiny climb in both games, bad arguments refused."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from agents import ladder
+from agents.analysis import ladder
 
 
 @pytest.mark.parametrize(("game", "players"), [("sobek", 2), ("kleopatra", 3)])

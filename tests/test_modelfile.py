@@ -16,8 +16,8 @@ from hostile import Payload, legacy_model, payload
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from agents import evaluation, make
-from agents.modelfile import (
+from agents import make
+from agents.players.modelfile import (
     MAX_MEMBERS,
     META_MEMBER,
     MODEL_FORMAT,
@@ -26,8 +26,9 @@ from agents.modelfile import (
     LegacyModelError,
     write_model,
 )
-from agents.ppo import load_ppo, read_meta, read_model
-from agents.tournament import play_tournament
+from agents.players.ppo import load_ppo, read_meta, read_model
+from agents.tournaments import evaluation
+from agents.tournaments.tournament import play_tournament
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = ROOT / "models" / "ppo-2p.zip"
@@ -52,7 +53,7 @@ def marker(tmp_path: Path) -> Path:
 def test_a_legacy_model_is_refused_without_opening_it_naming_the_conversion(tmp_path: Path, marker: Path) -> None:
     evil = legacy_model(tmp_path / "evil.zip", marker)
     for load in (lambda: make(f"ppo:{evil}", num_players=2), lambda: load_ppo(evil), lambda: read_meta(evil)):
-        with pytest.raises(LegacyModelError, match=r"old format.*python -m agents\.convert .*--i-trust-this-file"):
+        with pytest.raises(LegacyModelError, match=r"old format.*python -m agents\.training\.convert .*--i-trust-this-file"):
             load()
 
 
@@ -64,7 +65,7 @@ def test_a_bare_stable_baselines3_zip_is_refused_without_opening_it(tmp_path: Pa
 
 def test_a_legacy_model_in_an_evaluation_worker_is_refused(tmp_path: Path, marker: Path) -> None:
     evil = legacy_model(tmp_path / "evil.zip", marker)
-    with pytest.raises(LegacyModelError, match=r"agents\.convert"):
+    with pytest.raises(LegacyModelError, match=r"agents\.training\.convert"):
         play_tournament([f"ppo:{evil}", "random"], 2, workers=2)
 
 
@@ -201,7 +202,7 @@ def test_too_many_members_are_refused_before_the_directory_is_read(tmp_path: Pat
 
 
 def test_tensors_larger_than_allowed_are_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("agents.modelfile.MAX_TENSOR_BYTES", 1000)
+    monkeypatch.setattr("agents.players.modelfile.MAX_TENSOR_BYTES", 1000)
     with pytest.raises(ValueError, match=f"member '{POLICY_MEMBER}' declares .* bytes, more than the 1,000 allowed"):
         load_ppo(SHIPPED)
 

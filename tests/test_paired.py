@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from agents.evaluation import main as evaluate
-from agents.paired import compare, main, share
-from agents.tournament import GameRecord, wilson_interval
+from agents.analysis.paired import compare, main, share
+from agents.tournaments.evaluation import main as evaluate
+from agents.tournaments.tournament import GameRecord, wilson_interval
 
 
 def game(index: int, seating: tuple[int, ...], winners: tuple[int, ...], seed: int | None = None) -> GameRecord:

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from agents import make
-from agents.human import QuitGame
+from agents.players.human import QuitGame
 from sobek_env import load_game
 from sobek_env.console import plain
 from sobek_env.replay import Replay

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from agents.evaluation import main as evaluate
+from agents.tournaments.evaluation import main as evaluate
 from sobek_env import load_game
 from sobek_env.console import plain
 from sobek_env.replay import FORMAT, MAX_LINE_BYTES, Replay, ReplayError, browse, json_line, picture

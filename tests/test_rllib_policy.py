@@ -13,9 +13,9 @@ from hostile import Payload, payload, rezip
 
 import sobek_env
 from agents import make
-from agents.modelfile import META_MEMBER, POLICY_MEMBER
-from agents.rllib_policy import MASKED, MaskedNet, RLlibAgent, load_rllib, read_meta, save_policy
-from agents.tournament import play_tournament
+from agents.players.modelfile import META_MEMBER, POLICY_MEMBER
+from agents.players.rllib_policy import MASKED, MaskedNet, RLlibAgent, load_rllib, read_meta, save_policy
+from agents.tournaments.tournament import play_tournament
 
 ROOT = Path(__file__).resolve().parent.parent
 PPO_MODEL = ROOT / "models" / "ppo-2p.zip"
@@ -222,7 +222,7 @@ def test_bounds_are_kept_before_reading(policy: tuple[Path, MaskedNet], tmp_path
         load_rllib(rezip(tmp_path / "deep.zip", path, {META_MEMBER: b"[" * 30_000 + b"]" * 30_000}))
     with pytest.raises(ValueError, match=f"member '{META_MEMBER}' declares 100,.* bytes, more than the 65,536"):
         load_rllib(rezip(tmp_path / "huge.zip", path, comment="x" * 100_000))
-    monkeypatch.setattr("agents.rllib_policy.MAX_TENSOR_BYTES", 1000)
+    monkeypatch.setattr("agents.players.rllib_policy.MAX_TENSOR_BYTES", 1000)
     with pytest.raises(ValueError, match=f"member '{POLICY_MEMBER}' declares .* bytes, more than the 1,000 allowed"):
         load_rllib(path)
 

@@ -1,4 +1,5 @@
-"""agents.standing: the table of a tournament over the games played so far, while it runs or after it stopped."""
+"""agents.analysis.standing: the table of a tournament over the games played so far, while it runs or
+after it stopped."""
 
 from __future__ import annotations
 
@@ -7,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from agents.evaluation import main as evaluate
-from agents.standing import main
+from agents.analysis.standing import main
+from agents.tournaments.evaluation import main as evaluate
 
 
 @pytest.fixture(scope="module")
@@ -61,4 +62,4 @@ def test_what_is_not_a_tournament_is_refused_in_one_line(finished: Path, tmp_pat
         main([str(out)])
     assert exit_.value.code == 2
     err = capsys.readouterr().err
-    assert err.startswith("python -m agents.standing: error: ") and message in err and "Traceback" not in err
+    assert err.startswith("python -m agents.analysis.standing: error: ") and message in err and "Traceback" not in err

@@ -1,4 +1,5 @@
-"""The corruption study across games (agents.study): reading sweep and evaluation reports, the figure, refusals."""
+"""The corruption study across games (agents.analysis.study): reading sweep and evaluation reports, the figure,
+refusals."""
 
 from __future__ import annotations
 
@@ -7,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from agents.evaluation import main as evaluate
-from agents.study import check_pairing, main, read_learned, read_sweep
+from agents.analysis.study import check_pairing, main, read_learned, read_sweep
+from agents.tournaments.evaluation import main as evaluate
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -17,12 +17,12 @@ from hostile import legacy_model
 
 import sobek_env
 from agents import make
-from agents import training as train
-from agents.arguments import Bounds, layer_sizes, positive_int
-from agents.files import DirectoryLock
-from agents.modelfile import MAX_LAYERS, MAX_PARAMETERS, MAX_WIDTH, POLICY_MEMBER
-from agents.pool import OpponentPool, parse_entry
-from agents.ppo import META_MEMBER, PPOAgent, load_ppo, read_meta, read_model, save_ppo
+from agents.common.arguments import Bounds, layer_sizes, positive_int
+from agents.common.files import DirectoryLock
+from agents.players.modelfile import MAX_LAYERS, MAX_PARAMETERS, MAX_WIDTH, POLICY_MEMBER
+from agents.players.ppo import META_MEMBER, PPOAgent, load_ppo, read_meta, read_model, save_ppo
+from agents.training import sb3 as train
+from agents.training.pool import OpponentPool, parse_entry
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -406,7 +406,7 @@ def test_an_option_out_of_its_range_is_refused_before_anything_is_written(
 
 def test_the_network_limits_are_the_model_files_own(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
                                                     capsys: pytest.CaptureFixture) -> None:
-    monkeypatch.setattr("agents.modelfile.MAX_WIDTH", 16)  # one number: the option follows what files may hold
+    monkeypatch.setattr("agents.players.modelfile.MAX_WIDTH", 16)  # one number: the option follows what files may hold
     with pytest.raises(SystemExit):
         train.main(["--players", "2", "--net", "32", "--out", str(tmp_path / "run")])
     assert "layers of 1 to 16 units each, got 32" in capsys.readouterr().err
@@ -414,7 +414,7 @@ def test_the_network_limits_are_the_model_files_own(monkeypatch: pytest.MonkeyPa
 
 
 def test_every_option_of_both_backends_has_a_range_or_a_list_of_choices() -> None:
-    from agents import rllib_training
+    from agents.training import rllib_train as rllib_training
 
     for parser in (train.build_parser(), rllib_training.build_parser()):
         for action in parser._actions:
@@ -540,7 +540,7 @@ def test_resume_names_the_field_of_a_hand_edited_config_that_is_wrong(
 ])
 def test_the_rllib_backend_checks_its_options_before_it_needs_ray(args: list[str], message: str, tmp_path: Path,
                                                                    capsys: pytest.CaptureFixture) -> None:
-    from agents import rllib_training
+    from agents.training import rllib_train as rllib_training
 
     with pytest.raises(SystemExit) as exit_info:
         rllib_training.main([*args, "--out", str(tmp_path / "run")])

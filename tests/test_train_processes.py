@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from processes import children, group, wait_for
 
-from agents import training
+from agents.training import sb3 as training
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY = ["--players", "2", "--envs", "2", "--n-steps", "256", "--batch-size", "256", "--epochs", "1", "--net", "16",

@@ -1,4 +1,4 @@
-"""MaskablePPO trains on the batched environment through the sb3 adapter (agents.vecenv)."""
+"""MaskablePPO trains on the batched environment through the sb3 adapter (agents.training.vecenv)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_suppo
 from stable_baselines3.common.vec_env import VecMonitor
 
 import sobek_env
-from agents.vecenv import SB3VectorEnv
+from agents.training.vecenv import SB3VectorEnv
 
 
 @pytest.mark.parametrize("game", sobek_env.GAMES)

@@ -20,12 +20,12 @@ from conftest import session
 from processes import wait_for
 
 from agents import make
-from agents.arguments import MARGIN_CAP, ROUND_MARGIN
-from agents.rllib import MAIN, LeagueMapping, RLlibEnv
-from agents.rllib_policy import read_weights
-from agents.rllib_training import algorithm_config, main_weights, refresh_snapshot
-from agents.rllib_training import main as train_with_rllib
-from agents.tournament import play_tournament, summarize
+from agents.common.arguments import MARGIN_CAP, ROUND_MARGIN
+from agents.players.rllib_policy import read_weights
+from agents.tournaments.tournament import play_tournament, summarize
+from agents.training.rllib_env import MAIN, LeagueMapping, RLlibEnv
+from agents.training.rllib_train import algorithm_config, main_weights, refresh_snapshot
+from agents.training.rllib_train import main as train_with_rllib
 from sobek_env import load_game
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -168,7 +168,7 @@ def test_rllibs_own_masking_module_trains_on_the_environment(local_ray) -> None:
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
     from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
 
-    from agents.rllib import shared_mapping
+    from agents.training.rllib_env import shared_mapping
 
     algo = (PPOConfig().environment(RLlibEnv, env_config={"game": "kleopatra", "num_players": 3})
             .multi_agent(policies={MAIN}, policy_mapping_fn=shared_mapping)

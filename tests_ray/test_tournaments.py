@@ -21,9 +21,9 @@ from processes import wait_for
 from reports import results
 
 import sobek_env
-from agents.evaluation import main as evaluate
-from agents.rllib_policy import MaskedNet, save_policy
-from agents.tournament import play_tournament
+from agents.players.rllib_policy import MaskedNet, save_policy
+from agents.tournaments.evaluation import main as evaluate
+from agents.tournaments.tournament import play_tournament
 
 ROOT = Path(__file__).resolve().parent.parent
 PPO_MODEL = ROOT / "models" / "ppo-2p.zip"

@@ -1,4 +1,4 @@
-"""Kleopatra's derived features for learned agents (``agents.features`` names them per game).
+"""Kleopatra's derived features for learned agents (``agents.players.features`` names them per game).
 
 ``advice``
     after the observation vector, what the heuristic baseline makes of it
@@ -14,7 +14,7 @@
     action as the Python one), the race by the Python heuristic's own reading.
 
 The derived entries are on a small scale (amulets as tenths) and the standing may be negative,
-so :class:`agents.ppo.Log1pFeatures` squashes only the observation part.
+so :class:`agents.players.ppo.Log1pFeatures` squashes only the observation part.
 """
 
 from __future__ import annotations

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from agents.players.base import TableAgent
 from sobek_env.kleopatra import actions as A
 from sobek_env.kleopatra.catalogue import (
     BEGGAR,
@@ -30,7 +31,6 @@ from sobek_env.kleopatra.catalogue import (
     Rules,
 )
 
-from ..base import TableAgent
 from .common import (
     UNSEEN_CORRUPT,
     UNSEEN_WORTH,

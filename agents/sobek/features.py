@@ -1,4 +1,4 @@
-"""Sobek's derived features for learned agents (``agents.features`` names them per game).
+"""Sobek's derived features for learned agents (``agents.players.features`` names them per game).
 
 ``advice``
     after the observation vector, what the heuristic baseline makes of it
@@ -11,7 +11,7 @@
     where the native baselines were built (agents/sobek/native/).
 
 The derived entries are already on a small scale (tens of points, as tenths) and may
-be negative, so :class:`agents.ppo.Log1pFeatures` squashes only the observation part.
+be negative, so :class:`agents.players.ppo.Log1pFeatures` squashes only the observation part.
 """
 
 from __future__ import annotations

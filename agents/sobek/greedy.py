@@ -11,6 +11,7 @@ family character a High Priest(ess) lets it discard.
 
 from __future__ import annotations
 
+from agents.players.base import TableAgent
 from sobek_env.sobek import actions as A
 from sobek_env.sobek.catalogue import (
     AMULET,
@@ -45,7 +46,6 @@ from sobek_env.sobek.catalogue import (
 )
 from sobek_env.sobek.decode import HIDDEN, NUM_GOODS, View
 
-from ..base import TableAgent
 from .sets import amulet_set_kinds, goods_groups, horizontal_layouts, table_for
 
 CORRUPTION_PRICE = 2.0    # points a corruption card is assumed to cost

@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 from numbers import Real
 
+from agents.players.base import TableAgent
 from sobek_env.compiled import extension
 from sobek_env.game import Table
 from sobek_env.sobek import actions as A
@@ -64,7 +65,6 @@ from sobek_env.sobek.catalogue import (
 from sobek_env.sobek.decode import HIDDEN, NUM_GOODS, View, at_least
 from sobek_env.sobek.scoring import penalised_position
 
-from ..base import TableAgent
 from .greedy import _laid_goods, horizontal_card
 from .sets import (
     Layout,

@@ -13,7 +13,7 @@ import agents
 import sobek_env
 from agents.kleopatra import BEST, GreedyAgent, HeuristicAgent, common
 from agents.kleopatra.prospects import Prospects
-from agents.random_agent import RandomAgent
+from agents.players.random_agent import RandomAgent
 from sobek_env.kleopatra import ACTION_NAMES, GAME, GameState
 
 from .scenario import act, build

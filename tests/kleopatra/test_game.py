@@ -103,7 +103,7 @@ def test_a_clone_does_not_share_the_log() -> None:
 
 
 def test_a_tournament_reports_the_games_own_columns() -> None:
-    from agents.tournament import format_table, play_tournament, summarize
+    from agents.tournaments.tournament import format_table, play_tournament, summarize
 
     specs = ["random", "random", "random"]
     records = play_tournament(specs, 6, game="kleopatra", seed=3)

@@ -5,7 +5,7 @@
     python train.py --backend rllib --game kleopatra --players 3 --self-play league --out runs/rllib-k3
     python train.py --backend rllib --players 2 --address 192.168.1.10:6379 --env-runners 8 --out runs/big
 
-Every seat of every game is played by RLlib modules (agents/rllib.py): with --self-play shared (the
+Every seat of every game is played by RLlib modules (agents/training/rllib_env.py): with --self-play shared (the
 default) one policy, main, plays them all and learns from every seat's decisions; with --self-play
 league main plays one seat and frozen snapshots of it the others, --snapshots of them, the oldest
 replaced by main's current weights every --snapshot-every steps. --timesteps counts environment steps,
@@ -22,7 +22,7 @@ the last iteration's policy (exit status 130 or 143).
 
 The run directory --out holds config.json (the configuration, seeds and versions), eval.csv, policies/ and
 the final policy.zip, which plays as rllib:DIR/policy.zip. RLlib's own checkpoints are not written: they
-are pickles, which run code when loaded (see agents/rllib_policy.py); a run cannot be resumed.
+are pickles, which run code when loaded (see agents/players/rllib_policy.py); a run cannot be resumed.
 """
 
 from __future__ import annotations
@@ -40,9 +40,7 @@ from typing import Any
 
 import numpy as np
 
-from sobek_env.registry import GAMES, load_game
-
-from .arguments import (
+from agents.common.arguments import (
     BATCHES,
     CLIP_RANGES,
     DISCOUNTS,
@@ -63,11 +61,12 @@ from .arguments import (
     layer_sizes,
     positive_int,
 )
-from .files import DirectoryLock, lock_for_command, write_atomic
-from .workers import sigterm_as_interrupt, stopped_by
+from agents.common.files import DirectoryLock, lock_for_command, write_atomic
+from agents.common.workers import sigterm_as_interrupt, stopped_by
+from sobek_env.registry import GAMES, load_game
 
 MODES = ("original", "memory")
-SELF_PLAY = ("shared", "league")  # agents.rllib.SELF_PLAY, without importing Ray to parse arguments
+SELF_PLAY = ("shared", "league")  # agents.training.rllib_env.SELF_PLAY, without importing Ray to parse arguments
 DEFAULTS = {
     "game": "sobek", "players": None, "timesteps": 200_000, "seed": None, "mode": "original", "reward": ROUND_MARGIN,
     "self_play": "shared", "snapshots": 4, "snapshot_every": 20_000, "eval_every": 25_000, "eval_games": 100,
@@ -175,7 +174,7 @@ def configure(argv: Sequence[str] | None) -> tuple[dict, Path, DirectoryLock]:
     for key in ("snapshots", "snapshot_every", "cpus"):
         if config[key] is None:
             config[key] = DEFAULTS[key]
-    from .cluster import RayUnavailable, check_reachable, require_ray
+    from agents.tournaments.cluster import RayUnavailable, check_reachable, require_ray
 
     try:
         require_ray("train.py --backend rllib")
@@ -191,9 +190,9 @@ def configure(argv: Sequence[str] | None) -> tuple[dict, Path, DirectoryLock]:
 
 
 def network_problem(config: dict) -> str | None:
-    """What makes the run's --net a network its policy file could not hold (agents.modelfile's limits), or None."""
-    from .modelfile import network_problem as problem  # torch, not Ray: only once the options are read
-    from .rllib_policy import parameter_count
+    """What makes the run's --net a network its policy file could not hold (the model file's limits), or None."""
+    from agents.players.modelfile import network_problem as problem  # torch, not Ray: only once the options are read
+    from agents.players.rllib_policy import parameter_count
 
     game = load_game(config["game"])
     hidden = config["net"]
@@ -205,7 +204,7 @@ def network_problem(config: dict) -> str | None:
 
 def modules(config: dict) -> list[str]:
     """The module ids of the run: main, and in a league its snapshots."""
-    from .rllib import MAIN
+    from agents.training.rllib_env import MAIN
 
     if config["self_play"] == "shared":
         return [MAIN]
@@ -218,7 +217,7 @@ def algorithm_config(config: dict) -> Any:
     from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 
-    from .rllib import MAIN, LeagueMapping, MaskedRLModule, RLlibEnv, shared_mapping
+    from agents.training.rllib_env import MAIN, LeagueMapping, MaskedRLModule, RLlibEnv, shared_mapping
 
     ids = modules(config)
     mapping = shared_mapping if config["self_play"] == "shared" else LeagueMapping(config["players"], ids[1:],
@@ -246,7 +245,7 @@ def main_weights(algo: Any) -> dict[str, Any]:
     """The learning module's network tensors (MaskedNet's names), as the learner holds them."""
     import torch
 
-    from .rllib import MAIN
+    from agents.training.rllib_env import MAIN
 
     state = algo.learner_group.get_weights(module_ids=[MAIN])[MAIN]
     return {name.removeprefix("net."): torch.as_tensor(np.array(value)) for name, value in state.items()
@@ -255,7 +254,7 @@ def main_weights(algo: Any) -> dict[str, Any]:
 
 def refresh_snapshot(algo: Any, module: str) -> None:
     """Freeze main's current weights into the snapshot ``module`` (learner and samplers)."""
-    from .rllib import MAIN
+    from agents.training.rllib_env import MAIN
 
     weights = algo.learner_group.get_weights(module_ids=[MAIN])[MAIN]
     algo.learner_group.set_weights({module: weights})
@@ -269,7 +268,7 @@ def refresh_snapshot(algo: Any, module: str) -> None:
 
 
 def policy_meta(config: dict, timesteps: int, iterations: int) -> dict:
-    """What a policy file of this run records (agents/rllib_policy.py)."""
+    """What a policy file of this run records (agents/players/rllib_policy.py)."""
     import ray
 
     game = load_game(config["game"])
@@ -283,7 +282,7 @@ def policy_meta(config: dict, timesteps: int, iterations: int) -> dict:
 
 def evaluate(path: Path, config: dict, steps: int, elapsed: float) -> dict:
     """The policy file ``path`` against each baseline in every other seat: a row of eval.csv."""
-    from .tournament import play_tournament, summarize
+    from agents.tournaments.tournament import play_tournament, summarize
 
     start = time.perf_counter()
     row: dict[str, Any] = {"timesteps": steps}
@@ -324,14 +323,14 @@ class RLlibRun:
 
     def save(self, path: Path) -> Path:
         """The last iteration's policy, saved at ``path``."""
-        from .rllib_policy import save_policy
+        from agents.players.rllib_policy import save_policy
 
         path.parent.mkdir(parents=True, exist_ok=True)
         save_policy(path, policy_meta(self.config, self.steps, self.iterations), self.weights)
         return path
 
     def evaluate(self, elapsed: float) -> None:
-        from .evaluation import write_csv
+        from agents.tournaments.evaluation import write_csv
 
         path = self.save(self.policies / f"step_{self.steps:09d}.zip")
         row = evaluate(path, self.config, self.steps, elapsed)
@@ -385,7 +384,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     config, out, lock = configure(argv)
     run = RLlibRun(out, config)
     try:
-        from .cluster import RayUnavailable, ray_session
+        from agents.tournaments.cluster import RayUnavailable, ray_session
 
         with sigterm_as_interrupt(), contextlib.ExitStack() as stack:
             try:

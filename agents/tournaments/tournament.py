@@ -16,9 +16,9 @@ openskill's Plackett-Luce, updated once per game in game order from the final
 scores (ties share a rank), so it is deterministic.
 
 Worker processes are spawned, end with their parent however it ends, and a
-worker that dies ends the tournament with :class:`~agents.workers.WorkerDied`
+worker that dies ends the tournament with :class:`~agents.common.workers.WorkerDied`
 instead of a hang. With ``backend="ray"`` the games are Ray tasks instead, on
-a local Ray or a cluster (:mod:`agents.cluster`), with the same results. Each
+a local Ray or a cluster (:mod:`agents.tournaments.cluster`), with the same results. Each
 game is handed to ``on_record`` as it finishes, and a tournament given the
 games already ``done`` plays only the others, with the same results.
 """
@@ -44,13 +44,12 @@ import numpy as np
 from pettingzoo import AECEnv
 
 import sobek_env
+from agents.common.workers import WorkerDied, die_with_parent
+from agents.players.base import Agent
+from agents.players.registry import make
 from sobek_env.env import ask
 from sobek_env.game import Game
 from sobek_env.registry import load_game
-
-from .base import Agent
-from .registry import make
-from .workers import WorkerDied, die_with_parent
 
 BACKENDS = ("local", "ray")
 Z95 = 1.959963984540054  # the standard normal quantile of a two-sided 95% interval
@@ -301,7 +300,7 @@ def play_tournament(
     if a worker process dies.
 
     ``backend="ray"`` plays the games as Ray tasks: on the Ray already connected, else on the cluster at
-    ``address``, else on a local Ray of ``workers`` CPUs (see :func:`agents.cluster.ray_session`).
+    ``address``, else on a local Ray of ``workers`` CPUs (see :func:`agents.tournaments.cluster.ray_session`).
     """
     num_players = len(specs)
     if games <= 0 or games % num_players:
@@ -330,7 +329,7 @@ def play_tournament(
 
 
 def _play_on_ray(tasks: list[tuple], game: str, address: str | None, cpus: int) -> Iterator[GameRecord]:
-    from .cluster import play_on_ray, ray_session
+    from agents.tournaments.cluster import play_on_ray, ray_session
 
     with ray_session(address, cpus):
         yield from play_on_ray(tasks, game)

@@ -63,10 +63,11 @@ from pathlib import Path
 from typing import Any
 
 from agents import make
-from agents.files import DirectoryLock, lock_for_command, write_atomic
-from agents.human import QuitGame
-from agents.registry import parse_spec, with_option
-from agents.tournament import (
+from agents.common.files import DirectoryLock, lock_for_command, write_atomic
+from agents.common.workers import WorkerDied, signals_held, sigterm_as_interrupt, stopped_by
+from agents.players.human import QuitGame
+from agents.players.registry import parse_spec, with_option
+from agents.tournaments.tournament import (
     BACKENDS,
     AgentSummary,
     GameRecord,
@@ -75,7 +76,6 @@ from agents.tournament import (
     seating_for,
     summarize,
 )
-from agents.workers import WorkerDied, signals_held, sigterm_as_interrupt, stopped_by
 from sobek_env.registry import GAMES, load_game
 from sobek_env.replay import MAX_LINE_BYTES as MAX_REPLAY_LINE
 from sobek_env.replay import Replay, ReplayError, json_line
@@ -204,7 +204,7 @@ def start_backend(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
     returned stack is closed; a missing Ray or an address nothing answers stops the command, changing nothing."""
     stack = contextlib.ExitStack()
     if args.backend == "ray":
-        from agents.cluster import RayUnavailable, ray_session
+        from agents.tournaments.cluster import RayUnavailable, ray_session
 
         try:
             stack.enter_context(ray_session(args.address, args.workers))

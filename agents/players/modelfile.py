@@ -1,9 +1,9 @@
 """The model file's container: a zip read so that loading it never runs code (train.py's MaskablePPO models, and the
-RLlib policies of :mod:`agents.rllib_policy` in the same container with their own record).
+RLlib policies of :mod:`agents.players.rllib_policy` in the same container with their own record).
 
 A model (``sobek-ppo/2``) is a zip of exactly these members:
 
-- ``sobek.json``: the metadata, JSON (what it holds is checked by :mod:`agents.ppo`);
+- ``sobek.json``: the metadata, JSON (what it holds is checked by :mod:`agents.players.ppo`);
 - ``policy.pt``: the policy network's tensors, read with ``torch.load(weights_only=True)``, which
   refuses anything but tensors and plain containers;
 - ``optimizer.pt``, in training checkpoints only: the optimizer's state, read the same way.
@@ -14,7 +14,7 @@ actually read, the metadata's size and nesting.
 
 Models written before (``sobek-ppo/1``) are stable-baselines3 zips whose ``data`` member is decoded
 with cloudpickle, which runs whatever code the file carries, whatever is done with the model next.
-They are refused, naming the command that converts a trusted one (:mod:`agents.convert`).
+They are refused, naming the command that converts a trusted one (:mod:`agents.training.convert`).
 """
 
 from __future__ import annotations
@@ -32,11 +32,11 @@ from typing import Any
 
 import torch
 
-from .files import parse_json, write_atomic
+from agents.common.files import parse_json, write_atomic
 
 MODEL_FORMAT = "sobek-ppo/2"
 LEGACY_FORMATS = ("sobek-ppo/1",)
-RLLIB_FORMAT = "sobek-rllib/1"  # a policy of train.py --backend rllib (agents.rllib_policy), in the same container
+RLLIB_FORMAT = "sobek-rllib/1"  # train.py --backend rllib's policy (agents.players.rllib_policy), same container
 META_MEMBER = "sobek.json"
 POLICY_MEMBER = "policy.pt"
 OPTIMIZER_MEMBER = "optimizer.pt"
@@ -59,7 +59,7 @@ _MAX_COMMENT = 65535
 @dataclass(frozen=True)
 class FileKind:
     """How the messages name a kind of model file (``noun``) and what to give instead (``hint``): the reading
-    functions below serve train.py's MaskablePPO models and the RLlib policies of :mod:`agents.rllib_policy`."""
+    functions below serve train.py's MaskablePPO models and the RLlib policies of :mod:`agents.players.rllib_policy`."""
 
     noun: str
     hint: str
@@ -81,7 +81,8 @@ class LegacyModelError(ValueError):
 def convert_command(path: str | Path) -> str:
     """The command that converts the legacy model at ``path`` (for the messages)."""
     path = Path(path)
-    return f"python -m agents.convert {path} {path.with_name(path.stem + '-v2' + path.suffix)} --i-trust-this-file"
+    converted = path.with_name(path.stem + "-v2" + path.suffix)
+    return f"python -m agents.training.convert {path} {converted} --i-trust-this-file"
 
 
 def legacy_message(path: str | Path, what: str) -> str:

@@ -1,4 +1,5 @@
-"""What train.py's backends (stable-baselines3 in :mod:`agents.training`, RLlib in :mod:`agents.rllib_training`)
+"""What train.py's backends (stable-baselines3 in :mod:`agents.training.sb3`, RLlib in
+:mod:`agents.training.rllib_train`)
 share: the parser whose errors are one line, argument types, the training rewards and the evaluations' baselines
 and seeds. Nothing heavy is imported."""
 
@@ -20,7 +21,7 @@ MARGIN_CAP = 0.1  # of the game's score scale: 10 talents in Kleopatra, 10 point
 LEAD_REWARDS = (ROUND_MARGIN, CAPPED_MARGIN)  # rewards paid as the learner's lead changes
 REWARDS = (*LEAD_REWARDS, *REWARD_MODES)
 # train.py (stable-baselines3) only: the capped margin less the advisor's on the same deal, from the learner's
-# first departure from the advice (agents.training.TrainingEnv)
+# first departure from the advice (agents.training.sb3.TrainingEnv)
 PAIRED_MARGIN = "paired-margin"
 EVAL_BASELINES = ("random", "heuristic")  # what a run's periodic evaluations play against
 EVAL_SEED = 2**31  # evaluation game g is dealt with seed EVAL_SEED + g: the same deals at every evaluation

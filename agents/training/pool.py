@@ -12,20 +12,19 @@ from pathlib import Path
 
 import numpy as np
 
+from agents.common.arguments import MAX_WEIGHT
+from agents.players.base import Agent
+from agents.players.ppo import PPOAgent, load_ppo
+from agents.players.registry import make
 from sobek_env.game import Game
 from sobek_env.registry import load_game
-
-from .arguments import MAX_WEIGHT
-from .base import Agent
-from .ppo import PPOAgent, load_ppo
-from .registry import make
 
 WEIGHT_SEPARATOR = "@"
 
 
 def parse_entry(text: str) -> tuple[str, float]:
     """``SPEC[@WEIGHT]`` as (spec, weight); the weight defaults to 1 and must be positive (at most
-    :data:`agents.arguments.MAX_WEIGHT`: weights are relative)."""
+    :data:`agents.common.arguments.MAX_WEIGHT`: weights are relative)."""
     spec, separator, weight = text.rpartition(WEIGHT_SEPARATOR)
     if not separator:
         return text, 1.0

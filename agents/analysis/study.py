@@ -1,6 +1,6 @@
 """The corruption study across games in one figure: what accepting corruption buys in each game.
 
-    python -m agents.study --out docs/corruption_study.png \\
+    python -m agents.analysis.study --out docs/corruption_study.png \\
         results/sobek-sweep/sweep.json results/kleopatra-sweep/sweep.json \\
         --learned results/sobek-ppo/evaluate.json results/kleopatra-ppo/evaluate.json
 
@@ -23,9 +23,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from agents.common.files import write_atomic
 from sobek_env.registry import load_game
-
-from .files import write_atomic
 
 MAX_REPORT_BYTES = 64 * 1024 * 1024  # a 2,000-game evaluate.json with every game is a few MB
 NUMBERS = ("win_rate", "win_low", "win_high", "score_mean")

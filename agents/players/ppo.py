@@ -1,6 +1,6 @@
 """A learned player: a MaskablePPO policy saved by ``train.py``, and what its model file records.
 
-A model file (:mod:`agents.modelfile`) holds the policy's tensors and, in ``sobek.json``, the
+A model file (:mod:`agents.players.modelfile`) holds the policy's tensors and, in ``sobek.json``, the
 table it was trained for (game, player count, observation mode; the observation size alone
 cannot tell the two observation modes apart), how it was trained, and a description of its
 network: a policy class among this module's own, layer sizes, an activation and a feature
@@ -23,12 +23,9 @@ from stable_baselines3.common.torch_layers import BaseFeaturesExtractor, MlpExtr
 from stable_baselines3.common.type_aliases import Schedule
 from torch import nn
 
-from sobek_env.game import Table
-from sobek_env.registry import GAMES, load_game
-
-from .base import PolicyAgent
-from .features import Featurizer, feature_sets, feature_size
-from .modelfile import (
+from agents.players.base import PolicyAgent
+from agents.players.features import Featurizer, feature_sets, feature_size
+from agents.players.modelfile import (
     MAX_LAYERS,
     MAX_PARAMETERS,
     MAX_WIDTH,
@@ -40,6 +37,8 @@ from .modelfile import (
     read_tensors,
     write_model,
 )
+from sobek_env.game import Table
+from sobek_env.registry import GAMES, load_game
 
 if TYPE_CHECKING:
     from sb3_contrib import MaskablePPO
@@ -50,7 +49,7 @@ class Log1pFeatures(BaseFeaturesExtractor):
     points up to ~80) stay on the scale of the one-hot entries, with no statistics to save.
 
     With ``squashed`` entries given, only those first ones are squashed; the rest (derived
-    features, see :mod:`agents.features`, already scaled and possibly negative) pass as they are.
+    features, see :mod:`agents.players.features`, already scaled and possibly negative) pass as they are.
     """
 
     def __init__(self, observation_space: spaces.Box, squashed: int | None = None) -> None:
@@ -342,7 +341,7 @@ def save_ppo(model: MaskablePPO, path: str | Path, meta: dict, with_optimizer: b
 
 def save_policy(policy: MaskableActorCriticPolicy, path: str | Path, meta: dict, training: dict | None = None,
                 optimizer: dict | None = None) -> None:
-    """Save a policy network (trained by :func:`save_ppo`'s MaskablePPO or otherwise, as agents.imitation
+    """Save a policy network (trained by :func:`save_ppo`'s MaskablePPO or otherwise, as agents.training.imitation
     does) to ``path`` with ``meta`` in ``sobek.json``: a model ``ppo:`` plays and ``train.py --init`` starts
     from. ``training`` (counters) and ``optimizer`` (its state) make it a training checkpoint."""
     record = {"format": MODEL_FORMAT, **meta,

@@ -12,10 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from agents.players.base import BaseAgent, legal_ids
 from sobek_env.console import menu, printer
 from sobek_env.game import Table
-
-from .base import BaseAgent, legal_ids
 
 HELP = ("Type the number of an action or its name, then Enter. Other commands: "
         "help (this text), save FILE (save the game to resume it with --load FILE), quit (leave the game).")

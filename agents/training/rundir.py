@@ -20,9 +20,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .files import read_json, write_atomic
-from .modelfile import ModelFile
-from .ppo import build_policy, load_ppo, load_state, read_model, save_ppo
+from agents.common.files import read_json, write_atomic
+from agents.players.modelfile import ModelFile
+from agents.players.ppo import build_policy, load_ppo, load_state, read_model, save_ppo
 
 if TYPE_CHECKING:
     from sb3_contrib import MaskablePPO

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .base import SeededAgent, legal_ids
+from agents.players.base import SeededAgent, legal_ids
 
 
 class RandomAgent(SeededAgent):

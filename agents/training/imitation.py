@@ -1,6 +1,6 @@
 """Imitation: a policy network taught to choose as an agent chose in replays, saved as a ``ppo:`` model.
 
-    python -m agents.imitation records/bar-kleopatra-ismcts/replays --agent ismcts --out runs/imitate-3p
+    python -m agents.training.imitation records/bar-kleopatra-ismcts/replays --agent ismcts --out runs/imitate-3p
     python train.py --game kleopatra --players 3 --init runs/imitate-3p/model.zip --out runs/kp3 ...
 
 A search plays better than any network that can act in a millisecond; its decisions in replays
@@ -44,12 +44,11 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from agents.analysis.departures import add_replay_arguments, check_seated, decisions_of, read_replays, unit_share
+from agents.common.arguments import TrainingParser, layer_sizes, non_negative_float, positive_float, positive_int
+from agents.players.features import Featurizer
 from sobek_env.game import Table
 from sobek_env.replay import Replay
-
-from .arguments import TrainingParser, layer_sizes, non_negative_float, positive_float, positive_int
-from .departures import add_replay_arguments, check_seated, decisions_of, read_replays, unit_share
-from .features import Featurizer
 
 HOLDOUT = 0.2     # share of the games kept out of the fit
 TARGETS = ("action", "values")
@@ -228,7 +227,7 @@ def fit(policy: torch.nn.Module, fit_data: Examples, held: Examples, epochs: int
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = TrainingParser(prog="python -m agents.imitation",
+    parser = TrainingParser(prog="python -m agents.training.imitation",
                             description="Teach a policy network to choose as an agent chose in replays; save it as "
                                         "a ppo: model (and a start for train.py --init).")
     add_replay_arguments(parser, "learned (the replays of one table)")
@@ -253,8 +252,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> None:
-    from .ppo import build_policy, save_policy
-    from .training import DEFAULTS, GAME_DEFAULTS, model_meta, policy_description, run_features
+    from agents.players.ppo import build_policy, save_policy
+    from agents.training.sb3 import DEFAULTS, GAME_DEFAULTS, model_meta, policy_description, run_features
 
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -295,7 +294,8 @@ def main(argv: list[str] | None = None) -> None:
         writer = csv.DictWriter(handle, columns)
         writer.writeheader()
         writer.writerows(log)
-    summary = {"command": "python -m agents.imitation " + shlex.join(argv if argv is not None else sys.argv[1:]),
+    command = "python -m agents.training.imitation " + shlex.join(argv if argv is not None else sys.argv[1:])
+    summary = {"command": command,
                "game": game.name, "players": table.num_players, "mode": table.observation_mode,
                "agent": args.agent, "target": args.target,
                **({"temperature": args.temperature} if args.target == "values" else {}),

@@ -11,11 +11,11 @@ installs it: both as :class:`RayUnavailable`.
 
 :func:`play_on_ray` plays a tournament's games as Ray tasks, one game per task, on every CPU of the
 cluster, yielding each record as its game ends. Each task plays with the same code as a local
-worker (:class:`agents.tournament.GamePlayer`, kept per Ray worker process so models load once),
+worker (:class:`agents.tournaments.tournament.GamePlayer`, kept per Ray worker process so models load once),
 so the same seeds give the same games. Model files named by ``ppo:`` and ``rllib:`` specs are read
 once by the driver and shipped through Ray's object store: a cluster's nodes need the project
 installed, not the files. A worker that dies (killed, out of memory, its node lost) is retried by
-Ray, then ends the tournament with :class:`~agents.workers.WorkerDied`; the tasks of an interrupted
+Ray, then ends the tournament with :class:`~agents.common.workers.WorkerDied`; the tasks of an interrupted
 tournament end with the driver's Ray session.
 """
 
@@ -35,9 +35,9 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from .files import write_atomic
-from .registry import MODEL_AGENTS, parse_spec
-from .workers import WorkerDied
+from agents.common.files import write_atomic
+from agents.common.workers import WorkerDied
+from agents.players.registry import MODEL_AGENTS, parse_spec
 
 RAY_INSTALL = 'pip install "sobek-env[ray]" -c constraints.txt'
 CONNECT_SECONDS = 5.0  # to reach a cluster's address before Ray is asked to (it would retry for minutes)
@@ -165,9 +165,9 @@ def _local_model(digest: str, suffix: str, ref: Any) -> Path:
 
 
 def _play_task(game: str, task: tuple, shipped: dict[int, tuple[str, str, Any]]) -> Any:
-    """One game on a Ray worker (see :meth:`agents.tournament.GamePlayer.play`), model specs pointing to the
+    """One game on a Ray worker (see :meth:`agents.tournaments.tournament.GamePlayer.play`), model specs pointing to the
     worker's copies of the shipped files."""
-    from .tournament import GamePlayer
+    from agents.tournaments.tournament import GamePlayer
 
     specs = list(task[0])
     for position, (digest, suffix, ref) in shipped.items():
@@ -179,8 +179,8 @@ def _play_task(game: str, task: tuple, shipped: dict[int, tuple[str, str, Any]])
 
 
 def play_on_ray(tasks: Sequence[tuple], game: str) -> Iterator[Any]:
-    """The games of ``tasks`` (as :func:`agents.tournament.play_tournament` makes them) played as Ray tasks on
-    the connected Ray, in the order they end. WorkerDied if a worker dies beyond the retries."""
+    """The games of ``tasks`` (as :func:`agents.tournaments.tournament.play_tournament` makes them)
+    played as Ray tasks on the connected Ray, in the order they end. WorkerDied if a worker dies beyond the retries."""
     import ray
     from ray.exceptions import RayError, RayTaskError
 

@@ -1,7 +1,8 @@
 """Where an agent departs from a baseline: its decisions in replays, each set beside what the baseline would
 have done from the same observation.
 
-    python -m agents.departures records/bar-kleopatra-ismcts/replays --agent ismcts --baseline heuristic --late 0.6
+    python -m agents.analysis.departures records/bar-kleopatra-ismcts/replays --agent ismcts \
+        --baseline heuristic --late 0.6
 
 Each replay (``evaluate.py --save-replays``, or a directory of them) is played again. At every decision of
 a seat that ``--agent`` played (its spec as the replay's header names it) with more than one legal action,
@@ -12,7 +13,7 @@ common departures, as ``baseline's action -> agent's action``. ``--json`` prints
 
 The baseline is seeded from each replay's seed and the seat, so the figures are the same at every run.
 What it shows is where a search or a learned agent changes the baseline's play, not whether the change
-was right; ``agents.paired`` measures that on the same deals.
+was right; ``agents.analysis.paired`` measures that on the same deals.
 """
 
 from __future__ import annotations
@@ -28,10 +29,9 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from agents.common.arguments import TrainingParser
+from agents.players.registry import make
 from sobek_env.replay import Replay, ReplayError
-
-from .arguments import TrainingParser
-from .registry import make
 
 COMMON = 4  # departures listed per phase
 
@@ -209,7 +209,7 @@ def add_replay_arguments(parser: argparse.ArgumentParser, what: str) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = TrainingParser(prog="python -m agents.departures",
+    parser = TrainingParser(prog="python -m agents.analysis.departures",
                             description="Where an agent's decisions in replays depart from a baseline's, "
                                         "asked from the same observations.")
     add_replay_arguments(parser, "compared")

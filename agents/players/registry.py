@@ -5,8 +5,8 @@ Grammar: ``name[:args]``. ``random``, ``greedy`` and ``human`` (a person at the 
 ``heuristic`` takes comma-separated ``key=value`` pairs (the keyword
 arguments of the game's heuristic, e.g. ``tolerance``); ``ismcts`` takes
 ``key=value`` pairs too (``simulations``, ``time``, ``c``, ``rollout``, ``depth``, ``guide``, ``bias``,
-``squash``, ``seed``: :class:`agents.ismcts.ISMCTSAgent`), over its game's settings
-(``agents.ismcts.GAME_SETTINGS``); ``ppo`` (a model of
+``squash``, ``seed``: :class:`agents.search.ismcts.ISMCTSAgent`), over its game's settings
+(``agents.search.ismcts.GAME_SETTINGS``); ``ppo`` (a model of
 ``train.py``) and ``rllib`` (a policy of ``train.py --backend rllib``) take a
 file path, optionally followed by ``,deterministic=false``. A path may hold
 commas: such a spec's options are only its trailing ``key=value`` parts, and
@@ -26,11 +26,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from agents.players.base import Agent, BaseAgent
+from agents.players.random_agent import RandomAgent
 from sobek_env.game import Game, Table
 from sobek_env.registry import load_game
-
-from .base import Agent, BaseAgent
-from .random_agent import RandomAgent
 
 AGENT_NAMES = ("random", "greedy", "heuristic", "ppo", "rllib", "ismcts", "human")
 MODEL_AGENTS = ("ppo", "rllib")  # their first argument is a file path
@@ -90,7 +89,7 @@ def make(
     ``rules`` (rules options) describe the table, or give ``table`` itself; a learned model must fit
     it. ``seed`` seeds agents that use chance. Raises ValueError for an unknown or malformed spec or
     table and FileNotFoundError for a missing model file. The agent refuses the observations of any other
-    table with a :class:`~agents.base.TableMismatchError`.
+    table with a :class:`~agents.players.base.TableMismatchError`.
     """
     name, args = parse_spec(spec)
     if table is None:
@@ -111,7 +110,7 @@ def _make(name: str, spec: str, args: list[str], table: Table, seed: int | None)
     if args:
         raise ValueError(f"agent {name!r} takes no arguments, got {spec!r}; write just {name!r}")
     if name == "human":
-        from .human import HumanAgent
+        from agents.players.human import HumanAgent
 
         return HumanAgent(table)
     return RandomAgent(seed=seed, table=table)
@@ -175,9 +174,9 @@ def _boolean(spec: str, key: str, value: str) -> bool:
 
 
 def _make_ismcts(spec: str, args: list[str], table: Table, seed: int | None) -> Agent:
-    """``ismcts:key=value,...`` (:class:`agents.ismcts.ISMCTSAgent`'s options) over the game's settings, or
+    """``ismcts:key=value,...`` (:class:`agents.search.ismcts.ISMCTSAgent`'s options) over the game's settings, or
     with ``settings=none`` over the class's defaults alone; a ``seed`` in the spec replaces ``seed``."""
-    from .ismcts import GAME_SETTINGS, ISMCTSAgent
+    from agents.search.ismcts import GAME_SETTINGS, ISMCTSAgent
 
     options = _pairs(spec, args)
     known = ("simulations", "time", "c", "rollout", "depth", "guide", "bias", "squash", "mode", "z", "late", "steps",
@@ -235,9 +234,9 @@ def _make_learned(name: str, spec: str, args: list[str], table: Table, seed: int
                 if "," in str(path) else "")
         raise FileNotFoundError(f"model file {str(path)!r} of agent spec {spec!r} not found; give {saved}{hint}")
     if name == "rllib":
-        from .rllib_policy import load_rllib
+        from agents.players.rllib_policy import load_rllib
 
         return load_rllib(path, deterministic=deterministic, seed=seed, table=table)
-    from .ppo import load_ppo
+    from agents.players.ppo import load_ppo
 
     return load_ppo(path, deterministic=deterministic, seed=seed, table=table)

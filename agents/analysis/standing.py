@@ -1,6 +1,6 @@
 """The table of a tournament so far: the games an ``evaluate.py`` run has played, finished or not.
 
-    python -m agents.standing records/bar-kleopatra-ismcts
+    python -m agents.analysis.standing records/bar-kleopatra-ismcts
 
 A long tournament (the search bars take many sittings) keeps its games in ``games.jsonl`` as they end;
 this prints the table ``evaluate.py`` prints at the end (win rates with Wilson intervals, scores, the
@@ -15,15 +15,14 @@ import json
 import sys
 from pathlib import Path
 
+from agents.analysis.paired import read_tournament
+from agents.common.arguments import TrainingParser
+from agents.tournaments.tournament import format_table, summarize
 from sobek_env.registry import load_game
-
-from .arguments import TrainingParser
-from .paired import read_tournament
-from .tournament import format_table, summarize
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = TrainingParser(prog="python -m agents.standing",
+    parser = TrainingParser(prog="python -m agents.analysis.standing",
                             description="The table of an evaluate.py tournament over the games played so far.")
     parser.add_argument("tournament", type=Path, help="the tournament (an evaluate.py --out directory)")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of the table")

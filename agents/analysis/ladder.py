@@ -1,8 +1,10 @@
 """The skill ladder of a search agent: its win rate against a baseline as its simulation budget grows,
 with the CPU time each decision takes (the TAG framework reports search agents this way).
 
-    python -m agents.ladder --players 2 --agent ismcts:settings=none --budgets 25,100,400 --games 90 --out results/tree
-    python -m agents.ladder --game kleopatra --players 3 --budgets 25,100 --games 60 --out results/ladder-kleopatra
+    python -m agents.analysis.ladder --players 2 --agent ismcts:settings=none --budgets 25,100,400 --games 90 \
+        --out results/tree
+    python -m agents.analysis.ladder --game kleopatra --players 3 --budgets 25,100 --games 60 \
+        --out results/ladder-kleopatra
 
 For each budget B, ``--agent`` (default ``ismcts``, at the game's settings; ``ismcts:settings=none`` is the
 plain tree) with ``simulations=B`` plays ``--games`` games against
@@ -24,12 +26,11 @@ from pathlib import Path
 
 import numpy as np
 
+from agents.common.arguments import TrainingParser, positive_int
+from agents.common.files import write_atomic
+from agents.players.registry import make, parse_spec
+from agents.tournaments.tournament import agent_seed, play_tournament, seating_for, summarize
 from sobek_env.registry import GAMES, load_game
-
-from .arguments import TrainingParser, positive_int
-from .files import write_atomic
-from .registry import make, parse_spec
-from .tournament import agent_seed, play_tournament, seating_for, summarize
 
 
 def parse_budgets(text: str) -> list[int]:
@@ -163,7 +164,7 @@ def plot(rows: Sequence[dict], title: str, share: float, path: Path) -> None:
 
 
 def build_parser() -> TrainingParser:
-    parser = TrainingParser(prog="python -m agents.ladder", description=__doc__.split("\n\n")[0],
+    parser = TrainingParser(prog="python -m agents.analysis.ladder", description=__doc__.split("\n\n")[0],
                             formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game", choices=GAMES, default="sobek", help="the game (default sobek)")
     parser.add_argument("--players", type=positive_int, required=True, help="players per game")

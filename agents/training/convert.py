@@ -1,6 +1,6 @@
 """Convert a model of the old format to the safe one. THIS RUNS THE OLD FILE'S CODE.
 
-    python -m agents.convert OLD.zip NEW.zip --i-trust-this-file
+    python -m agents.training.convert OLD.zip NEW.zip --i-trust-this-file
 
 A model of the old format (``sobek-ppo/1``, written before models were made safe to exchange)
 is a stable-baselines3 zip whose ``data`` member is decoded with pickle: opening it runs
@@ -26,10 +26,8 @@ from pathlib import Path
 
 import numpy as np
 
-from sobek_env import SingleAgentEnv
-
-from .files import parse_json
-from .modelfile import (
+from agents.common.files import parse_json
+from agents.players.modelfile import (
     LEGACY_FORMATS,
     MAX_META_BYTES,
     MAX_META_DEPTH,
@@ -41,8 +39,9 @@ from .modelfile import (
     read_member,
     write_model,
 )
-from .ppo import PPOAgent, check_meta, describe_policy, load_ppo
-from .registry import make
+from agents.players.ppo import PPOAgent, check_meta, describe_policy, load_ppo
+from agents.players.registry import make
+from sobek_env import SingleAgentEnv
 
 LEGACY_GAME = "sobek"  # every model of the old format is a Sobek model (there was no other game)
 
@@ -51,7 +50,7 @@ LEGACY_FILE = FileKind("old-format model", "it cannot play, so there is nothing 
 
 
 class ConvertParser(argparse.ArgumentParser):
-    """Errors in one line: ``agents.convert: error: ...`` and exit status 2."""
+    """Errors in one line: ``agents.training.convert: error: ...`` and exit status 2."""
 
     def error(self, message: str) -> None:
         self.exit(2, f"{self.prog}: error: {message}\n")
@@ -145,7 +144,7 @@ def compare(old: PPOAgent, new: PPOAgent, games: int) -> tuple[int, float]:
 
 
 def build_parser() -> ConvertParser:
-    parser = ConvertParser(prog="python -m agents.convert", description=__doc__.split("\n\n")[0],
+    parser = ConvertParser(prog="python -m agents.training.convert", description=__doc__.split("\n\n")[0],
                            epilog=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("old", type=Path, metavar="OLD.zip", help=f"a model of the old format ({LEGACY_FORMATS[0]})")
     parser.add_argument("new", type=Path, metavar="NEW.zip", help=f"where to write it in the format {MODEL_FORMAT}")

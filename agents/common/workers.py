@@ -7,8 +7,8 @@ parent ends (``PR_SET_PDEATHSIG``), and on every system a daemon thread ends it 
 is gone (its parent process id changes). Workers also ignore Ctrl-C, which the terminal sends
 to every process of the run: the parent saves what it has and closes its workers itself.
 
-A worker that dies raises :class:`WorkerDied` in its parent (see ``agents.training.WorkerVecEnv``
-and :func:`agents.tournament.play_tournament`). This module imports nothing heavy: tournament
+A worker that dies raises :class:`WorkerDied` in its parent (see ``agents.training.sb3.WorkerVecEnv``
+and :func:`agents.tournaments.tournament.play_tournament`). This module imports nothing heavy: tournament
 workers import it.
 """
 

@@ -18,7 +18,7 @@ heuristic's choice is added to the policy's logits with a learnt weight that
 starts at --advice-prior: the learner starts from the heuristic's play and
 learns where to depart from it. --features raw learns from the observation alone.
 --init MODEL starts the policy from a model for the same table and network (the
-model of another run, or one taught by python -m agents.imitation from a
+model of another run, or one taught by python -m agents.training.imitation from a
 search's replays) instead of from scratch.
 
 Every --eval-every steps the deterministic policy plays --eval-games games
@@ -80,7 +80,7 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices
 from tqdm import tqdm
 
 import sobek_env
-from agents.arguments import (
+from agents.common.arguments import (
     BATCHES,
     CAPPED_MARGIN,
     CLIP_RANGES,
@@ -109,16 +109,23 @@ from agents.arguments import (
     paid_lead,
     positive_int,
 )
-from agents.base import Agent
-from agents.features import Featurizer, default_features, feature_sets
-from agents.files import DirectoryLock, lock_for_command
-from agents.modelfile import network_problem, non_finite, write_model
-from agents.pool import OpponentPool, parse_entry
-from agents.ppo import load_ppo, load_state, parameter_count, policy_spec, read_model, save_ppo
-from agents.registry import make
-from agents.rundir import Checkpoint, Run, RunError, now
-from agents.tournament import agent_seed, wilson_interval
-from agents.workers import Interrupted, WorkerDied, die_with_parent, how_it_ended, sigterm_as_interrupt, stopped_by
+from agents.common.files import DirectoryLock, lock_for_command
+from agents.common.workers import (
+    Interrupted,
+    WorkerDied,
+    die_with_parent,
+    how_it_ended,
+    sigterm_as_interrupt,
+    stopped_by,
+)
+from agents.players.base import Agent
+from agents.players.features import Featurizer, default_features, feature_sets
+from agents.players.modelfile import network_problem, non_finite, write_model
+from agents.players.ppo import load_ppo, load_state, parameter_count, policy_spec, read_model, save_ppo
+from agents.players.registry import make
+from agents.tournaments.tournament import agent_seed, wilson_interval
+from agents.training.pool import OpponentPool, parse_entry
+from agents.training.rundir import Checkpoint, Run, RunError, now
 from sobek_env.env import as_action, ask
 from sobek_env.game import Table
 from sobek_env.registry import GAMES, load_game
@@ -217,7 +224,7 @@ def build_parser() -> TrainingParser:
                           f"logits (0: none; default {default_text('advice_prior')})")
     run.add_argument("--init", type=Path, metavar="MODEL",
                      help="start from this model's weights (a ppo: model of the same table and network, e.g. "
-                          "from python -m agents.imitation) instead of from scratch")
+                          "from python -m agents.training.imitation) instead of from scratch")
     run.add_argument("--critic-warmup", type=RANGES["critic_warmup"], metavar="N",
                      help="learner steps at the start during which only the value function learns: the policy "
                           "keeps its starting play (with advice, the heuristic's) until the value function can "
@@ -396,7 +403,7 @@ def run_features(config: dict) -> str:
 
 
 def network_parameters(config: dict) -> int:
-    """The parameters of the run's network (a model file may hold only so many: agents.modelfile)."""
+    """The parameters of the run's network (a model file may hold only so many: agents.players.modelfile)."""
     size = Featurizer(run_features(config), run_table(config)).size
     return parameter_count(policy_description(config), size, load_game(config["game"]).num_actions)
 
@@ -468,14 +475,14 @@ class TrainingEnv(sobek_env.SingleAgentEnv):
     reward paid as it accrues: the change of the game's margin (own score - best other score, see
     ``Game.margins``) / its score scale whenever scores move. It sums to the margin but tells which
     part of the game earned it. ``capped-margin`` is paid the same way, but sums to the final margin
-    squashed (:func:`agents.arguments.paid_lead`).
+    squashed (:func:`agents.common.arguments.paid_lead`).
 
     ``paired-margin`` (features with advice) pays, at the end, the capped margin less the one the advice
     would have reached on the same deal: at the learner's first departure from the advised action the game
     is copied and played on to its end with the advice in the learner's seat and the same opponents (copies,
     their random state with them), and the learner is paid the difference; nothing if it never departs.
     What the deal gives or takes cancels out, and what is left is what its departures changed: the paired
-    comparison that lets a search tell a better action from a lucky one (``agents.ismcts``, paired mode).
+    comparison that lets a search tell a better action from a lucky one (``agents.search.ismcts``, paired mode).
     """
 
     def __init__(self, pool: OpponentPool, reward: str, features: str = "raw", **kwargs) -> None:
@@ -689,7 +696,7 @@ def model_meta(config: dict, timesteps: int) -> dict:
 
 
 def policy_description(config: dict) -> dict:
-    """The run's network as ``sobek.json`` describes it (see :func:`agents.ppo.describe_policy`)."""
+    """The run's network as ``sobek.json`` describes it (see :func:`agents.players.ppo.describe_policy`)."""
     featurize = Featurizer(run_features(config), run_table(config))
     description = {"class": "MaskableActorCriticPolicy", "net_arch": {"pi": config["net"], "vf": config["net"]},
                    "activation": "ReLU", "features_extractor": "Log1pFeatures",
@@ -1013,7 +1020,7 @@ def split_backend(argv: Sequence[str]) -> tuple[str, list[str]]:
 def main(argv: Sequence[str] | None = None) -> None:
     """The command line (see the module docstring). Ctrl-C or SIGTERM exits with status 130 or 143 after a
     checkpoint; a dead environment worker, with status 1 after a checkpoint. ``--backend rllib`` trains with
-    RLlib instead (:mod:`agents.rllib_training`)."""
+    RLlib instead (:mod:`agents.training.rllib_train`)."""
     command_line = argv is None
     backend, argv = split_backend(sys.argv[1:] if argv is None else list(argv))
     if backend == "rllib":
@@ -1022,7 +1029,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             # process: with it fixed, the same --seed trains the same weights (measured: two outcomes otherwise)
             os.execve(sys.executable, [sys.executable, *sys.orig_argv[1:]],
                       {**os.environ, "PYTHONHASHSEED": RLLIB_HASH_SEED})
-        from agents.rllib_training import main as train_with_rllib
+        from agents.training.rllib_train import main as train_with_rllib
 
         train_with_rllib(argv)
         return

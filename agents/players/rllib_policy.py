@@ -10,7 +10,7 @@ it carries. The project never reads them. Its RLlib training writes a policy fil
   activation from a fixed list (:class:`MaskedNet` is the only architecture);
 - ``policy.pt``: the network's tensors, read with ``torch.load(weights_only=True)``.
 
-:func:`load_rllib` reads it with the bounds of :mod:`agents.modelfile` (file size, members, each
+:func:`load_rllib` reads it with the bounds of :mod:`agents.players.modelfile` (file size, members, each
 member's size, the metadata's size and nesting), checks the record field by field, rebuilds the
 network from the description and loads only tensors into it, exactly as for ``ppo:`` models. It
 needs torch, not Ray: a learned RLlib policy plays in evaluate.py like any agent (``rllib:PATH``).
@@ -27,12 +27,9 @@ import numpy as np
 import torch
 from torch import nn
 
-from sobek_env.game import Table
-from sobek_env.registry import GAMES, load_game
-
-from .base import PolicyAgent
-from .files import parse_json
-from .modelfile import (
+from agents.common.files import parse_json
+from agents.players.base import PolicyAgent
+from agents.players.modelfile import (
     LEGACY_FORMATS,
     MAX_LAYERS,
     MAX_META_BYTES,
@@ -52,6 +49,8 @@ from .modelfile import (
     read_member,
     write_model,
 )
+from sobek_env.game import Table
+from sobek_env.registry import GAMES, load_game
 
 RLLIB_FILE = FileKind("RLlib policy", "give the policy.zip that train.py --backend rllib saved", "an")
 ACTIVATIONS: dict[str, type[nn.Module]] = {"ReLU": nn.ReLU, "Tanh": nn.Tanh}

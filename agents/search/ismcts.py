@@ -64,9 +64,8 @@ from typing import Any
 
 import numpy as np
 
+from agents.players.base import SeededAgent
 from sobek_env.game import State, Table
-
-from .base import SeededAgent
 
 DEFAULT_SIMULATIONS = 300   # Sobek 2p: about 0.16 s of CPU per decision, 0.4 s at most (docs/search.md)
 DEFAULT_C = 0.7             # UCB1 exploration, for rewards in [-1, 1]
@@ -320,7 +319,7 @@ class RolloutPolicy:
     """A baseline agent playing every seat of a rollout, each from that seat's own observation."""
 
     def __init__(self, table: Table, name: str) -> None:
-        from .registry import make
+        from agents.players.registry import make
 
         self.agent = make(name, table=table)
         self.observer = table.game.observer(table.num_players, table.observation_mode)

@@ -8,7 +8,7 @@ policy mappings of self-play.
   reward is lost between two of its turns. Its action spaces sample legal actions only, which RLlib's
   environment pre-check relies on (it steps the environment with ``action_space.sample()``).
 - :class:`MaskedRLModule` is a PPO module (policy and value) whose network is
-  :class:`agents.rllib_policy.MaskedNet`, so that what it learns is saved as a policy file
+  :class:`agents.players.rllib_policy.MaskedNet`, so that what it learns is saved as a policy file
   that plays without Ray (``rllib:PATH``).
 - Self-play: ``shared`` maps every seat to one learning module, ``main``; ``league`` maps one seat
   of each game to ``main`` and the others to frozen snapshots of it (``snapshot_0`` ...), which the
@@ -26,11 +26,10 @@ from typing import Any
 
 import numpy as np
 
+from agents.common.arguments import LEAD_REWARDS, REWARDS, ROUND_MARGIN, paid_lead
+from agents.players.rllib_policy import MaskedNet
+from agents.tournaments.cluster import RAY_INSTALL
 from sobek_env.env import raw_env
-
-from .arguments import LEAD_REWARDS, REWARDS, ROUND_MARGIN, paid_lead
-from .cluster import RAY_INSTALL
-from .rllib_policy import MaskedNet
 
 try:
     import gymnasium as gym
@@ -136,7 +135,7 @@ class RLlibEnv(MultiAgentEnv):
 
 
 class MaskedRLModule(TorchRLModule, ValueFunctionAPI):
-    """PPO's module over :class:`RLlibEnv`'s observations: :class:`~agents.rllib_policy.MaskedNet`'s masked
+    """PPO's module over :class:`RLlibEnv`'s observations: :class:`~agents.players.rllib_policy.MaskedNet`'s masked
     logits and values. ``model_config``: ``hidden`` (layer sizes, default [256, 256]) and ``activation``
     (``ReLU`` or ``Tanh``)."""
 

@@ -1,7 +1,7 @@
 """A paired comparison of two tournaments played on the same deals: how much an agent's share of the wins
 moves when another agent takes its seats, game by game.
 
-    python -m agents.paired records/bar-kleopatra-ismcts records/bar-kleopatra-heuristics
+    python -m agents.analysis.paired records/bar-kleopatra-ismcts records/bar-kleopatra-heuristics
 
 Each argument is the --out directory of an ``evaluate.py`` tournament (or its ``games.jsonl``), finished or
 not. The two must be of the same table (game, players, observation mode) and seeds; game ``i`` of one is
@@ -26,9 +26,9 @@ import sys
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from .arguments import TrainingParser, non_negative_int
-from .evaluation import GAMES_FILE, GamesFile
-from .tournament import Z95, GameRecord, labels_for, wilson_interval
+from agents.common.arguments import TrainingParser, non_negative_int
+from agents.tournaments.evaluation import GAMES_FILE, GamesFile
+from agents.tournaments.tournament import Z95, GameRecord, labels_for, wilson_interval
 
 # what must be equal for game i of both tournaments to be the same deal at the same table
 SAME_TABLE = ("game", "players", "seed", "mode")
@@ -114,7 +114,7 @@ def format_paired(result: Paired) -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = TrainingParser(prog="python -m agents.paired",
+    parser = TrainingParser(prog="python -m agents.analysis.paired",
                             description="Compare an agent with another on the same deals: two evaluate.py "
                                         "tournaments, game by game.")
     parser.add_argument("first", type=Path, help="the tournament of the agent under test (an --out directory)")

@@ -1,0 +1,1 @@
+"""What every command shares: safe files and locks, worker processes and signals, argument parsers."""

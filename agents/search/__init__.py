@@ -1,0 +1,1 @@
+"""Search: information-set Monte Carlo tree search over determinizations (``ismcts``)."""

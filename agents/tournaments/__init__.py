@@ -1,0 +1,2 @@
+"""Tournaments: games between agents with seats rotating, their records and statistics, and their local
+and Ray backends (``evaluate.py``)."""
