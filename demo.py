@@ -52,7 +52,7 @@ def baseline_table(games: int, seed: int, game: str = "sobek") -> None:
     records = play_tournament(BASELINES, games, seed=seed, workers=os.cpu_count() or 1, game=game)
     option = "" if game == "sobek" else f" --game {game}"
     print(f"\n{sobek_env.load_game(game).title}: the baselines over {games} games (seeds {seed}..{seed + games - 1}; "
-          f"python evaluate.py{option} --players 3 --agents heuristic greedy random for more):\n")
+          f"sobek-env evaluate{option} --players 3 --agents heuristic greedy random for more):\n")
     print(format_table(summarize(records, BASELINES, game=game), game=game))
 
 

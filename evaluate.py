@@ -1,5 +1,5 @@
-"""Play tournaments and the corruption study: ``python evaluate.py --help``; the code is in
-:mod:`agents.tournaments.evaluation`."""
+"""Play tournaments and the corruption study: the same as ``sobek-env evaluate`` (``sobek-env evaluate
+--help``); the code is in :mod:`agents.tournaments.evaluation`."""
 
 from agents.tournaments.evaluation import main
 

@@ -1,6 +1,5 @@
-"""Train a player of any registered game with MaskablePPO (or RLlib): ``python train.py --help``.
-
-The code is in :mod:`agents.training.sb3`.
+"""Train a player of any registered game with MaskablePPO (or RLlib): the same as ``sobek-env train``
+(``sobek-env train --help``); the code is in :mod:`agents.training.sb3`.
 """
 
 from agents.training.sb3 import main

@@ -2,10 +2,10 @@
 
 Usage::
 
-    python benchmarks/bench_env.py            # full mode, a few minutes
-    python benchmarks/bench_env.py --quick    # a few seconds per game (the smoke test runs this)
-    python benchmarks/bench_env.py --game sobek --json figures.json
-    python benchmarks/bench_env.py --breakdown   # also: where an AEC agent-step goes
+    sobek-env bench            # full mode, a few minutes
+    sobek-env bench --quick    # a few seconds per game (the smoke test runs this)
+    sobek-env bench --game sobek --json figures.json
+    sobek-env bench --breakdown   # also: where an AEC agent-step goes
 
 Every loop is random legal play from a fixed seed, resetting at the end of each game,
 for each game at its smallest and largest table:

@@ -1,8 +1,8 @@
 """How long one picture of the table takes: milliseconds of CPU per ``rgb_array`` frame (a seat's view and the
 full view) and per rich table, for every game and player count, over the positions of seeded random games.
 
-    python benchmarks/bench_pictures.py            # every game and player count, about a minute
-    python benchmarks/bench_pictures.py --quick    # a few positions each, seconds
+    sobek-env bench pictures            # every game and player count, about a minute
+    sobek-env bench pictures --quick    # a few positions each, seconds
 
 CPU time of this process (``time.process_time``), so a busy machine slows the figures less than wall time
 would; the first picture of each table is drawn before timing (fonts and the shared background are cached).

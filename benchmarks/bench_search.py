@@ -1,8 +1,8 @@
 """CPU seconds per decision of the search agent at its own defaults (``ismcts:settings=none``), seat 0 against
 random legal play, for each game: how the speed table of the search results was measured.
 
-    python benchmarks/bench_search.py            # 2 deals a game, at most 60 Kleopatra decisions
-    python benchmarks/bench_search.py --quick    # a few decisions, to check that it runs
+    sobek-env bench search            # 2 deals a game, at most 60 Kleopatra decisions
+    sobek-env bench search --quick    # a few decisions, to check that it runs
 """
 
 from __future__ import annotations

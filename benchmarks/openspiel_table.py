@@ -2,9 +2,9 @@
 
 Usage::
 
-    python benchmarks/openspiel_table.py --game sobek --players 2 --budgets 10 40 160 \\
+    sobek-env bench openspiel-table --game sobek --players 2 --budgets 10 40 160 \\
         --opponents heuristic ismcts --games 40 --out results/openspiel-sobek-2p.jsonl
-    python benchmarks/openspiel_table.py --out results/openspiel-sobek-2p.jsonl --table   # the table only
+    sobek-env bench openspiel-table --out results/openspiel-sobek-2p.jsonl --table   # the table only
 
 Each row is one budget (simulations per decision of OpenSpiel's ``ISMCTSBot``, random rollouts, UCT
 c = 2) against one project agent in every other seat; its seat turns with the game's index. Every game

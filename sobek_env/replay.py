@@ -20,7 +20,7 @@ action out of turn or illegal, final scores that differ, a file cut short). It r
 at a time within limits far above any real game (line length, line count, nesting, number
 length), so a file from anyone costs at most a line of memory before it is refused.
 
-    python -m sobek_env.replay FILE [--seat K | --full] [--step N] [--print]
+    sobek-env replay FILE [--seat K | --full] [--step N] [--print]
 
 steps through a game in the terminal (``n``/Enter next, ``p`` previous, a number to jump,
 ``q`` quit), drawing the table in colour (rich) as seat K sees it (default: as the player to
@@ -414,7 +414,7 @@ def browse(replay: Replay, seat: int | None, full: bool, step: int, read=input, 
 
 def main(argv: list[str] | None = None) -> None:
     """The command line (see the module docstring)."""
-    parser = argparse.ArgumentParser(prog="python -m sobek_env.replay", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="sobek-env replay", description=__doc__.split("\n\n")[0])
     parser.add_argument("file", type=Path, help="a replay file (evaluate.py --save-replays, play --save)")
     view = parser.add_mutually_exclusive_group()
     view.add_argument("--seat", type=int, help="draw the table as this seat sees it (default: the player to move)")

@@ -1,7 +1,7 @@
 """Stress run for any registered game: play many games with varied policies, check every invariant
 after every step, and count how often each action and each rules path of the engine was reached.
 
-    python -m sobek_env.stress [--game sobek] --games 100000 --workers 2 [--seed 0] [--players 2 3 4]
+    sobek-env stress [--game sobek] --games 100000 --workers 2 [--seed 0] [--players 2 3 4]
                                [--env-every 10] [--json report.json] [--progress]
 
 Game ``i`` uses seed ``seed + i``: its player count, rules options, policies and
@@ -357,7 +357,7 @@ def _int_at_least(low: int) -> Callable[[str], int]:
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
-        prog="python -m sobek_env.stress",
+        prog="sobek-env stress",
         description="Play many games, check every invariant after every step, count the rare paths reached.",
     )
     parser.add_argument("--game", choices=GAMES, default="sobek", help="the game (default sobek)")

@@ -82,7 +82,7 @@ def test_evaluate_refuses_what_ray_cannot_do_changing_nothing(without_ray: None,
         evaluate(["--players", "2", "--games", "2", *agents, *args, "--out", str(out)])
     assert exit_info.value.code == 2
     last = capsys.readouterr().err.strip().splitlines()[-1]
-    assert last.startswith("evaluate.py: error: ") and re.search(message, last), last
+    assert last.startswith("sobek-env evaluate: error: ") and re.search(message, last), last
     assert not out.exists()
 
 
@@ -93,8 +93,8 @@ def test_training_with_rllib_without_ray_is_refused_changing_nothing(without_ray
         train(["--backend", "rllib", "--players", "2", "--out", str(out)])
     assert exit_info.value.code == 2
     assert capsys.readouterr().err.strip() == (
-        'train.py --backend rllib: error: train.py --backend rllib needs Ray, which is not installed; install the '
-        'extra: pip install "sobek-env[ray]" -c constraints.txt')
+        'sobek-env train --backend rllib: error: sobek-env train --backend rllib needs Ray, which is not installed; '
+        'install the extra: pip install "sobek-env[ray]" -c constraints.txt')
     assert not out.exists()
 
 

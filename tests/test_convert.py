@@ -41,7 +41,7 @@ def legacy(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_a_legacy_model_is_refused_by_make_naming_the_command(legacy: Path) -> None:
-    with pytest.raises(LegacyModelError, match=f"python -m agents.training.convert {legacy} .* --i-trust-this-file"):
+    with pytest.raises(LegacyModelError, match=f"sobek-env convert {legacy} .* --i-trust-this-file"):
         make(f"ppo:{legacy}", num_players=2)
 
 

@@ -1,4 +1,4 @@
-"""Learning curves side by side (python -m agents.analysis.curves): read from train.py's eval.csv, bad files refused."""
+"""Learning curves side by side (sobek-env curves): read from train.py's eval.csv, bad files refused."""
 
 from __future__ import annotations
 

@@ -73,4 +73,4 @@ def test_bad_arguments_and_files_are_refused_in_one_line(replays: Path, tmp_path
         main(args)
     assert exit_.value.code == 2
     err = capsys.readouterr().err
-    assert err.startswith("python -m agents.analysis.departures: error: ") and message in err and "Traceback" not in err
+    assert err.startswith("sobek-env departures: error: ") and message in err and "Traceback" not in err

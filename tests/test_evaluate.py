@@ -223,7 +223,7 @@ def test_cli_rejects_bad_input_with_exit_2(args: str, message: str, capsys: pyte
     stderr = capsys.readouterr().err
     assert "Traceback" not in stderr
     last = stderr.strip().splitlines()[-1]
-    assert last.startswith("evaluate.py: error: ")
+    assert last.startswith("sobek-env evaluate: error: ")
     assert re.search(message, last), last
 
 
@@ -236,7 +236,7 @@ def test_cli_plays_a_small_tournament_end_to_end(tmp_path: Path, capsys: pytest.
     assert [row["label"] for row in rows] == ["random#1", "random#2"]
     assert sum(float(row["wins"]) for row in rows) == pytest.approx(8)
     report = json.loads((tmp_path / "evaluate.json").read_text())
-    assert report["command"].startswith("python evaluate.py --players 2 --games 8")
+    assert report["command"].startswith("sobek-env evaluate --players 2 --games 8")
     assert [game["seed"] for game in report["games_played"]] == list(range(5, 13))
 
 
@@ -374,8 +374,8 @@ def test_a_killed_worker_ends_the_run_clearly_keeping_its_games(tmp_path: Path, 
     assert process.returncode == 1 and "Traceback" not in err, err
     kept = game_lines(out)
     assert err.strip().splitlines()[-1] == (
-        "evaluate.py: error: a worker process of the tournament died while playing (killed, or out of memory); "
-        f"the {kept:,} games played are kept in {out / 'games.jsonl'}; continue with: python evaluate.py "
+        "sobek-env evaluate: error: a worker process of the tournament died while playing (killed, or out of memory); "
+        f"the {kept:,} games played are kept in {out / 'games.jsonl'}; continue with: sobek-env evaluate "
         f"{' '.join(arguments)} --out {out} --resume")
     assert 20 <= kept < 400
     wait_for(lambda: not group(process.pid), 10, "the other worker to end")
@@ -472,7 +472,7 @@ def test_a_replay_directory_that_cannot_be_written_is_refused_before_any_game(
                  "--out", str(tmp_path / "out"), "--save-replays", str(tmp_path / "afile" / "replays"))
     assert exit_info.value.code == 2
     assert capsys.readouterr().err.splitlines()[-1] == (
-        f"evaluate.py: error: cannot write replays to --save-replays {str(tmp_path / 'afile' / 'replays')!r} "
+        f"sobek-env evaluate: error: cannot write replays to --save-replays {str(tmp_path / 'afile' / 'replays')!r} "
         "(Not a directory); choose another directory")
     assert not (tmp_path / "out" / "games.jsonl").exists()
 
@@ -498,8 +498,8 @@ def test_a_replay_that_could_not_be_written_is_written_by_resume(
         evaluate(*arguments, "--out", str(out), "--save-replays", str(replays))
     assert exit_info.value.code == 1
     assert capsys.readouterr().err.splitlines()[-1] == (
-        f"evaluate.py: error: No space left on device: {str(replays / 'game-0001.jsonl')!r}; the 2 games played "
-        f"are kept in {out / 'games.jsonl'}; continue with: python evaluate.py {' '.join(arguments)} --out {out} "
+        f"sobek-env evaluate: error: No space left on device: {str(replays / 'game-0001.jsonl')!r}; the 2 games played "
+        f"are kept in {out / 'games.jsonl'}; continue with: sobek-env evaluate {' '.join(arguments)} --out {out} "
         f"--save-replays {replays} --resume")
     assert sorted(p.name for p in replays.glob("*.jsonl")) == ["game-0000.jsonl"]
     monkeypatch.setattr(Replay, "save", save)
@@ -528,7 +528,7 @@ def test_a_replay_directory_in_use_or_holding_another_tournament_is_refused(
         evaluate(*arguments, "--seed", "100", "--out", str(tmp_path / "three"), "--save-replays", str(replays))
     assert exit_info.value.code == 2
     assert capsys.readouterr().err.splitlines()[-1] == (
-        f"evaluate.py: error: --save-replays {str(replays)!r} holds game-0000.jsonl, which is not this "
+        f"sobek-env evaluate: error: --save-replays {str(replays)!r} holds game-0000.jsonl, which is not this "
         "tournament's game there (another tournament's replay?); choose another directory")
     assert {p.name: p.read_text() for p in replays.glob("*.jsonl")} == first
     assert not (tmp_path / "three" / "games.jsonl").exists()
@@ -551,7 +551,7 @@ def test_a_person_leaving_the_tournament_ends_it_in_one_line(tmp_path: Path) -> 
     assert result.returncode == 1 and "Traceback" not in result.stderr
     assert result.stderr.splitlines()[-1] == (
         f"you left the tournament; the 0 games played are kept in {tmp_path / 'games.jsonl'}; continue with: "
-        f"python evaluate.py {' '.join(arguments)} --resume")
+        f"sobek-env evaluate {' '.join(arguments)} --resume")
     assert "player_" in result.stdout  # the person saw the table: the game was played here, not in a worker
 
 
@@ -560,7 +560,7 @@ def test_a_human_seat_needs_one_worker(capsys: pytest.CaptureFixture) -> None:
         evaluate("--players", "2", "--games", "2", "--agents", "human", "random", "--workers", "2")
     assert exit_info.value.code == 2
     assert capsys.readouterr().err.splitlines()[-1] == (
-        "evaluate.py: error: human plays at this terminal, so in this process: --workers must be 1, got 2")
+        "sobek-env evaluate: error: human plays at this terminal, so in this process: --workers must be 1, got 2")
 
 
 def test_a_full_disk_keeps_the_games_file_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -592,7 +592,7 @@ def test_a_full_disk_while_training_is_said_in_one_line(tmp_path: Path, monkeypa
         training.main(["--out", str(tmp_path), "--players", "2"])
     assert exit_info.value.code == 1
     assert capsys.readouterr().err.splitlines() == [
-        f"train.py: error: No space left on device: {str(tmp_path / 'progress.csv')!r}; free some space: "
+        f"sobek-env train: error: No space left on device: {str(tmp_path / 'progress.csv')!r}; free some space: "
         "the run had not started (nothing was written); the same command starts it"]
 
 
@@ -614,8 +614,8 @@ def test_a_full_disk_while_writing_the_results_names_them_and_resume_writes_them
             evaluate(*arguments)
     assert exit_info.value.code == 1
     assert capsys.readouterr().err.splitlines()[-1] == (
-        f"evaluate.py: error: No space left on device: {str(tmp_path / 'evaluate.csv')!r}; the 2 games played are "
-        f"kept in {tmp_path / 'games.jsonl'}; continue with: python evaluate.py {' '.join(arguments)} --resume")
+        f"sobek-env evaluate: error: No space left on device: {str(tmp_path / 'evaluate.csv')!r}; the 2 games played "
+        f"are kept in {tmp_path / 'games.jsonl'}; continue with: sobek-env evaluate {' '.join(arguments)} --resume")
     assert sorted(p.name for p in tmp_path.iterdir()) == [".lock", "games.jsonl"]  # nothing left aside
     evaluate(*arguments, "--resume")
     assert len(json.loads((tmp_path / "evaluate.json").read_text())["games_played"]) == 2
@@ -631,7 +631,7 @@ def test_a_full_disk_before_any_game_says_nothing_was_played(tmp_path: Path, mon
         evaluate("--players", "2", "--games", "2", "--agents", "random", "random", "--out", str(tmp_path))
     assert exit_info.value.code == 1
     assert capsys.readouterr().err.splitlines()[-1] == (
-        f"evaluate.py: error: No space left on device: {str(tmp_path / 'games.jsonl')!r}; no game was played")
+        f"sobek-env evaluate: error: No space left on device: {str(tmp_path / 'games.jsonl')!r}; no game was played")
     assert sorted(p.name for p in tmp_path.iterdir()) == [".lock"]
 
 
@@ -642,7 +642,7 @@ def test_results_are_written_before_an_output_on_a_full_disk_fails(tmp_path: Pat
                                  "random", "--workers", "1", "--out", str(tmp_path)], cwd=ROOT, stdout=full,
                                 stderr=subprocess.PIPE, text=True, timeout=120)
     assert result.returncode == 1 and "Traceback" not in result.stderr
-    assert result.stderr.splitlines()[-1].startswith("evaluate.py: error: No space left on device: "
+    assert result.stderr.splitlines()[-1].startswith("sobek-env evaluate: error: No space left on device: "
                                                      "'<standard output>'; the 2 games played are kept in")
     assert len(json.loads((tmp_path / "evaluate.json").read_text())["games_played"]) == 2
 
@@ -662,7 +662,7 @@ def test_a_games_file_line_beyond_the_readers_limits_is_named(tmp_path: Path, li
     with pytest.raises(SystemExit):
         evaluate(*arguments, "--resume")
     assert capsys.readouterr().err.splitlines()[-1] == (
-        f"evaluate.py: error: cannot resume: {tmp_path / 'games.jsonl'} line 2: {problem}")
+        f"sobek-env evaluate: error: cannot resume: {tmp_path / 'games.jsonl'} line 2: {problem}")
 
 
 def test_a_games_file_header_beyond_the_readers_limits_is_named(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
@@ -670,5 +670,5 @@ def test_a_games_file_header_beyond_the_readers_limits_is_named(tmp_path: Path, 
     with pytest.raises(SystemExit):
         evaluate("--players", "2", "--games", "2", "--agents", "random", "random", "--out", str(tmp_path), "--resume")
     assert capsys.readouterr().err.splitlines()[-1] == (
-        f"evaluate.py: error: cannot resume: {tmp_path / 'games.jsonl'} line 1: a number of 5,000 characters, "
+        f"sobek-env evaluate: error: cannot resume: {tmp_path / 'games.jsonl'} line 1: a number of 5,000 characters, "
         "more than the 4,300 allowed")

@@ -150,7 +150,7 @@ def test_bad_replays_and_arguments_are_refused_in_one_line(replays: Path, taught
             main(args)
         assert exit_.value.code == 2
         err = capsys.readouterr().err
-        assert err.startswith("python -m agents.training.imitation: error: ") and message in err, (args, err)
+        assert err.startswith("sobek-env imitate: error: ") and message in err, (args, err)
 
 
 def test_values_targets_are_the_softmax_of_the_recorded_values(searched: Path) -> None:
@@ -230,5 +230,5 @@ def test_values_are_asked_of_replays_that_hold_none(replays: Path, tmp_path: Pat
             main([str(replays), "--agent", "greedy", "--out", str(tmp_path / "v"), *args])
         assert exit_.value.code == 2
         err = capsys.readouterr().err
-        assert err.startswith("python -m agents.training.imitation: error: ") and message in err, (args, err)
+        assert err.startswith("sobek-env imitate: error: ") and message in err, (args, err)
         assert not (tmp_path / "v").exists()

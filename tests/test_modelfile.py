@@ -53,7 +53,7 @@ def marker(tmp_path: Path) -> Path:
 def test_a_legacy_model_is_refused_without_opening_it_naming_the_conversion(tmp_path: Path, marker: Path) -> None:
     evil = legacy_model(tmp_path / "evil.zip", marker)
     for load in (lambda: make(f"ppo:{evil}", num_players=2), lambda: load_ppo(evil), lambda: read_meta(evil)):
-        with pytest.raises(LegacyModelError, match=r"old format.*python -m agents\.training\.convert .*--i-trust-this-file"):
+        with pytest.raises(LegacyModelError, match=r"old format.*sobek-env convert .*--i-trust-this-file"):
             load()
 
 
@@ -65,7 +65,7 @@ def test_a_bare_stable_baselines3_zip_is_refused_without_opening_it(tmp_path: Pa
 
 def test_a_legacy_model_in_an_evaluation_worker_is_refused(tmp_path: Path, marker: Path) -> None:
     evil = legacy_model(tmp_path / "evil.zip", marker)
-    with pytest.raises(LegacyModelError, match=r"agents\.training\.convert"):
+    with pytest.raises(LegacyModelError, match=r"sobek-env convert"):
         play_tournament([f"ppo:{evil}", "random"], 2, workers=2)
 
 

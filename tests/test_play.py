@@ -1,4 +1,4 @@
-"""Playing in the terminal: the human agent, and python -m sobek_env.play driven as a person would, in a
+"""Playing in the terminal: the human agent, and sobek-env play driven as a person would, in a
 pseudo-terminal: a legal choice, an illegal one (refused, nothing changes), save, quit, --load, to the end."""
 
 from __future__ import annotations
@@ -102,7 +102,7 @@ def test_human_sits_at_every_game() -> None:
 
 
 class Terminal:
-    """``python -m sobek_env.play ARGS`` on a pseudo-terminal, read and typed into as a person would."""
+    """``sobek-env play ARGS`` on a pseudo-terminal, read and typed into as a person would."""
 
     def __init__(self, *args: str) -> None:
         env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "200"}
@@ -111,7 +111,7 @@ class Terminal:
             signal.signal(signal.SIGINT, signal.SIG_DFL)  # a runner in the background may have it ignored,
             signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # or blocked (the mask survives exec)
             os.chdir(ROOT)
-            os.execve(sys.executable, [sys.executable, "-m", "sobek_env.play", *args], env)
+            os.execve(sys.executable, [sys.executable, "-m", "agents.apps.cli", "play", *args], env)
         self.text = ""
 
     def expect(self, pattern: str | re.Pattern, timeout: float = 60) -> re.Match:
@@ -263,10 +263,10 @@ def test_wait_shows_one_agent_move_per_key_and_the_table_in_colour(tmp_path: Pat
 
 def test_a_save_file_that_cannot_be_written_is_refused_before_the_game(tmp_path: Path) -> None:
     target = tmp_path / "nodir" / "x.jsonl"
-    result = subprocess.run([sys.executable, "-m", "sobek_env.play", "--agents", "human", "random", "--save",
+    result = subprocess.run([sys.executable, "-m", "agents.apps.play", "--agents", "human", "random", "--save",
                              str(target)], cwd=ROOT, input="quit\n", capture_output=True, text=True, timeout=60)
     assert result.returncode == 2
-    assert result.stderr.splitlines()[-1] == (f"python -m sobek_env.play: error: argument --save: cannot write "
+    assert result.stderr.splitlines()[-1] == (f"sobek-env play: error: argument --save: cannot write "
                                               f"{str(target)!r} (No such file or directory); choose another file")
     assert "kept" not in result.stdout and "Traceback" not in result.stderr
     assert list(tmp_path.iterdir()) == []
@@ -307,10 +307,10 @@ def test_a_save_that_fails_during_the_game_says_so_at_once_and_at_the_end(tmp_pa
 ])
 def test_odd_numbers_are_refused_naming_the_option_before_the_game(
         args: list[str], message: str, capsys: pytest.CaptureFixture) -> None:
-    from sobek_env.play import main
+    from agents.apps.play import main
 
     with pytest.raises(SystemExit) as exit_info:
         main(["--agents", "random", "random", *args])
     assert exit_info.value.code == 2
     out, err = capsys.readouterr()
-    assert err.splitlines()[-1] == f"python -m sobek_env.play: error: {message}" and out == ""
+    assert err.splitlines()[-1] == f"sobek-env play: error: {message}" and out == ""

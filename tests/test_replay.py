@@ -345,7 +345,7 @@ def test_odd_numbers_for_a_gif_are_refused_naming_the_option(
     with pytest.raises(SystemExit) as exit_info:
         main([str(tmp_path / "game.jsonl"), "--gif", str(tmp_path / "game.gif"), *args])
     assert exit_info.value.code == 2
-    assert capsys.readouterr().err.splitlines()[-1] == f"python -m sobek_env.replay: error: {message}"
+    assert capsys.readouterr().err.splitlines()[-1] == f"sobek-env replay: error: {message}"
     assert list(tmp_path.iterdir()) == [tmp_path / "game.jsonl"]
 
 

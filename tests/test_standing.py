@@ -62,4 +62,4 @@ def test_what_is_not_a_tournament_is_refused_in_one_line(finished: Path, tmp_pat
         main([str(out)])
     assert exit_.value.code == 2
     err = capsys.readouterr().err
-    assert err.startswith("python -m agents.analysis.standing: error: ") and message in err and "Traceback" not in err
+    assert err.startswith("sobek-env standing: error: ") and message in err and "Traceback" not in err

@@ -1,4 +1,4 @@
-"""The stress run (``python -m sobek_env.stress``) on a small number of games.
+"""The stress run (``sobek-env stress``) on a small number of games.
 
 Its counters must agree with each other (every power played resolves one way or another,
 every set started is finished, ...), the run must not depend on the number of workers,

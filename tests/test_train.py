@@ -400,7 +400,7 @@ def test_an_option_out_of_its_range_is_refused_before_anything_is_written(
         train.main(["--players", "4", *args, "--out", str(tmp_path / "run")])
     assert exit_info.value.code == 2
     err = capsys.readouterr().err
-    assert err.startswith("train.py: error: ") and message in err and err.count("\n") == 1
+    assert err.startswith("sobek-env train: error: ") and message in err and err.count("\n") == 1
     assert not (tmp_path / "run").exists()
 
 
@@ -472,8 +472,8 @@ def test_a_training_that_diverges_stops_with_one_line_before_its_weights_play_or
         run_train(*TINY, "--envs", "1", "--timesteps", "2048", "--checkpoint-every", "256", "--out", str(out))
     assert exit_info.value.code == 2
     err = capsys.readouterr().err.strip().splitlines()[-1]
-    assert err.startswith("train.py: error: the training diverged: after the update at 256 steps the policy's tensor "
-                          "'value_net.weight' holds NaN or infinite values") and "smaller --lr" in err
+    assert err.startswith("sobek-env train: error: the training diverged: after the update at 256 steps the policy's "
+                          "tensor 'value_net.weight' holds NaN or infinite values") and "smaller --lr" in err
     assert not (out / "checkpoints").exists()  # none with those weights
     assert [p.name for p in (out / "snapshots").iterdir()] == ["step_0000000000.zip"]
 
@@ -546,7 +546,7 @@ def test_the_rllib_backend_checks_its_options_before_it_needs_ray(args: list[str
         rllib_training.main([*args, "--out", str(tmp_path / "run")])
     assert exit_info.value.code == 2
     err = capsys.readouterr().err
-    assert err.startswith("train.py --backend rllib: error: ") and message in err and err.count("\n") == 1
+    assert err.startswith("sobek-env train --backend rllib: error: ") and message in err and err.count("\n") == 1
     assert not (tmp_path / "run").exists()
 
 
@@ -597,7 +597,8 @@ def test_resume_refuses_a_legacy_snapshot(run_dir: Path, tmp_path: Path, marker:
         run_train("--out", str(out), "--resume")
     assert exit_info.value.code == 2
     err = capsys.readouterr().err
-    assert "train.py: error: no usable checkpoint" in err and "step_0000001024.zip' is a model in the old format" in err
+    assert "sobek-env train: error: no usable checkpoint" in err
+    assert "step_0000001024.zip' is a model in the old format" in err
 
 
 def test_resume_falls_back_from_a_legacy_checkpoint_and_refuses_when_none_is_left(

@@ -74,7 +74,7 @@ def test_sigterm_checkpoints_like_ctrl_c_and_resume_continues(start, tmp_path: P
     last = max((out / "checkpoints").iterdir())
     steps = json.loads((last / "state.json").read_text())["timesteps"]
     assert steps >= 1024 and steps % 512 == 0  # a rollout boundary: 256 steps x 2 envs
-    assert err.strip().splitlines()[-1] == (f"stopped by SIGTERM; python train.py --out {out} --resume continues "
+    assert err.strip().splitlines()[-1] == (f"stopped by SIGTERM; sobek-env train --out {out} --resume continues "
                                             f"from the checkpoint at {steps:,} steps")
     wait_for(lambda: not group(process.pid), 10, "the workers to end")
     training.main(["--out", str(out), "--resume"])
@@ -94,6 +94,6 @@ def test_a_dead_worker_stops_the_run_with_one_clear_line_and_a_checkpoint(start,
     last = max((out / "checkpoints").iterdir())
     steps = json.loads((last / "state.json").read_text())["timesteps"]
     assert err.strip().splitlines()[-1] == (
-        f"train.py: error: environment worker 0 (process {worker}) was killed by SIGKILL; "
-        f"python train.py --out {out} --resume continues from the checkpoint at {steps:,} steps")
+        f"sobek-env train: error: environment worker 0 (process {worker}) was killed by SIGKILL; "
+        f"sobek-env train --out {out} --resume continues from the checkpoint at {steps:,} steps")
     wait_for(lambda: not group(process.pid), 10, "the other worker to end")

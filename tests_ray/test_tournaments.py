@@ -95,7 +95,7 @@ def test_an_interrupted_tournament_on_ray_keeps_its_games_and_resumes_on_either_
     kept = game_lines(out)
     assert err.strip().splitlines()[-1] == (
         f"stopped by SIGTERM; the {kept:,} games played are kept in {out / 'games.jsonl'}; continue with: "
-        f"python evaluate.py {' '.join(arguments)} --backend ray --workers 2 --out {out} --resume")
+        f"sobek-env evaluate {' '.join(arguments)} --backend ray --workers 2 --out {out} --resume")
     assert 30 <= kept < 600
     wait_for(lambda: not session(process.pid), 60, "the local Ray to end with its driver")
     evaluate([*arguments, "--backend", "local", "--workers", "2", "--out", str(out), "--resume"])
@@ -151,8 +151,8 @@ def test_an_unreachable_address_is_refused_clearly_changing_nothing(no_local_ray
                   "--address", f"127.0.0.1:{port}", "--out", str(tmp_path / "out")])
     assert exit_info.value.code == 2
     assert capsys.readouterr().err.strip().splitlines()[-1] == (
-        f"evaluate.py: error: no Ray cluster answers at --address 127.0.0.1:{port} (Connection refused); start one "
-        "there with ray start --head, or give the address it printed")
+        f"sobek-env evaluate: error: no Ray cluster answers at --address 127.0.0.1:{port} (Connection refused); start "
+        "one there with ray start --head, or give the address it printed")
     assert not (tmp_path / "out").exists()
 
 

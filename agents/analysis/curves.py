@@ -1,7 +1,7 @@
 """Learning curves of training runs side by side: each run's periodic win rates against the baselines (its
 eval.csv, as train.py writes it with either backend), with their 95% intervals.
 
-    python -m agents.analysis.curves --out docs/rllib_curve.png RLlib=runs/rllib-2p/eval.csv SB3=models/ppo-2p.eval.csv
+    sobek-env curves --out docs/rllib_curve.png RLlib=runs/rllib-2p/eval.csv SB3=models/ppo-2p.eval.csv
 
 One panel per baseline (random, heuristic); the x axis is the steps each run had learned from, in thousands.
 """
@@ -89,7 +89,7 @@ def curve_argument(text: str) -> tuple[str, Path]:
 
 def main(argv: Sequence[str] | None = None) -> None:
     """The command line (see the module docstring)."""
-    parser = argparse.ArgumentParser(prog="python -m agents.analysis.curves", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="sobek-env curves", description=__doc__.split("\n\n")[0])
     parser.add_argument("curves", nargs="+", type=curve_argument, metavar="LABEL=PATH", help="a run's eval.csv")
     parser.add_argument("--out", type=Path, required=True, help="the PNG to write")
     parser.add_argument("--title", default="", help="the figure's title")

@@ -1,7 +1,7 @@
 """Where an agent departs from a baseline: its decisions in replays, each set beside what the baseline would
 have done from the same observation.
 
-    python -m agents.analysis.departures records/bar-kleopatra-ismcts/replays --agent ismcts \
+    sobek-env departures records/bar-kleopatra-ismcts/replays --agent ismcts \
         --baseline heuristic --late 0.6
 
 Each replay (``evaluate.py --save-replays``, or a directory of them) is played again. At every decision of
@@ -209,7 +209,7 @@ def add_replay_arguments(parser: argparse.ArgumentParser, what: str) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = TrainingParser(prog="python -m agents.analysis.departures",
+    parser = TrainingParser(prog="sobek-env departures",
                             description="Where an agent's decisions in replays depart from a baseline's, "
                                         "asked from the same observations.")
     add_replay_arguments(parser, "compared")

@@ -1,9 +1,9 @@
 """The skill ladder of a search agent: its win rate against a baseline as its simulation budget grows,
 with the CPU time each decision takes (the TAG framework reports search agents this way).
 
-    python -m agents.analysis.ladder --players 2 --agent ismcts:settings=none --budgets 25,100,400 --games 90 \
+    sobek-env ladder --players 2 --agent ismcts:settings=none --budgets 25,100,400 --games 90 \
         --out results/tree
-    python -m agents.analysis.ladder --game kleopatra --players 3 --budgets 25,100 --games 60 \
+    sobek-env ladder --game kleopatra --players 3 --budgets 25,100 --games 60 \
         --out results/ladder-kleopatra
 
 For each budget B, ``--agent`` (default ``ismcts``, at the game's settings; ``ismcts:settings=none`` is the
@@ -164,7 +164,7 @@ def plot(rows: Sequence[dict], title: str, share: float, path: Path) -> None:
 
 
 def build_parser() -> TrainingParser:
-    parser = TrainingParser(prog="python -m agents.analysis.ladder", description=__doc__.split("\n\n")[0],
+    parser = TrainingParser(prog="sobek-env ladder", description=__doc__.split("\n\n")[0],
                             formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game", choices=GAMES, default="sobek", help="the game (default sobek)")
     parser.add_argument("--players", type=positive_int, required=True, help="players per game")

@@ -1,7 +1,7 @@
 """A paired comparison of two tournaments played on the same deals: how much an agent's share of the wins
 moves when another agent takes its seats, game by game.
 
-    python -m agents.analysis.paired records/bar-kleopatra-ismcts records/bar-kleopatra-heuristics
+    sobek-env paired records/bar-kleopatra-ismcts records/bar-kleopatra-heuristics
 
 Each argument is the --out directory of an ``evaluate.py`` tournament (or its ``games.jsonl``), finished or
 not. The two must be of the same table (game, players, observation mode) and seeds; game ``i`` of one is
@@ -114,7 +114,7 @@ def format_paired(result: Paired) -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = TrainingParser(prog="python -m agents.analysis.paired",
+    parser = TrainingParser(prog="sobek-env paired",
                             description="Compare an agent with another on the same deals: two evaluate.py "
                                         "tournaments, game by game.")
     parser.add_argument("first", type=Path, help="the tournament of the agent under test (an --out directory)")

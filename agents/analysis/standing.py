@@ -1,6 +1,6 @@
 """The table of a tournament so far: the games an ``evaluate.py`` run has played, finished or not.
 
-    python -m agents.analysis.standing records/bar-kleopatra-ismcts
+    sobek-env standing records/bar-kleopatra-ismcts
 
 A long tournament (the search bars take many sittings) keeps its games in ``games.jsonl`` as they end;
 this prints the table ``evaluate.py`` prints at the end (win rates with Wilson intervals, scores, the
@@ -22,7 +22,7 @@ from sobek_env.registry import load_game
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = TrainingParser(prog="python -m agents.analysis.standing",
+    parser = TrainingParser(prog="sobek-env standing",
                             description="The table of an evaluate.py tournament over the games played so far.")
     parser.add_argument("tournament", type=Path, help="the tournament (an evaluate.py --out directory)")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of the table")

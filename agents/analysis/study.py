@@ -1,6 +1,6 @@
 """The corruption study across games in one figure: what accepting corruption buys in each game.
 
-    python -m agents.analysis.study --out docs/corruption_study.png \\
+    sobek-env study --out docs/corruption_study.png \\
         results/sobek-sweep/sweep.json results/kleopatra-sweep/sweep.json \\
         --learned results/sobek-ppo/evaluate.json results/kleopatra-ppo/evaluate.json
 
@@ -195,7 +195,7 @@ def plot_study(sweeps: Sequence[Sweep], learned: Sequence[Learned], path: Path) 
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0],
+    parser = argparse.ArgumentParser(prog="sobek-env study", description=__doc__.splitlines()[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter,
                                      epilog="\n".join(__doc__.splitlines()[2:]))
     parser.add_argument("sweeps", nargs="+", type=Path, metavar="SWEEP_JSON", help="evaluate.py --sweep reports")

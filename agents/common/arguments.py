@@ -38,7 +38,7 @@ def paid_lead(reward: str, lead: float, over: bool) -> float:
 
 
 class TrainingParser(argparse.ArgumentParser):
-    """An ArgumentParser whose errors are one line: ``train.py: error: ...`` and exit status 2."""
+    """An ArgumentParser whose errors are one line: ``sobek-env train: error: ...`` and exit status 2."""
 
     def error(self, message: str) -> None:
         self.exit(2, f"{self.prog}: error: {message}\n")

@@ -82,7 +82,7 @@ def convert_command(path: str | Path) -> str:
     """The command that converts the legacy model at ``path`` (for the messages)."""
     path = Path(path)
     converted = path.with_name(path.stem + "-v2" + path.suffix)
-    return f"python -m agents.training.convert {path} {converted} --i-trust-this-file"
+    return f"sobek-env convert {path} {converted} --i-trust-this-file"
 
 
 def legacy_message(path: str | Path, what: str) -> str:

@@ -1,9 +1,9 @@
 """Play agents against each other in any registered game and report win rates, scores, the game's own
 statistics (Sobek: round points, corruption, the penalty) and ratings.
 
-    python evaluate.py --players 4 --games 200 --agents heuristic greedy random random
-    python evaluate.py --players 3 --games 120 --agents heuristic --vs random --sweep tolerance=0,0.25,0.5,0.75,1
-    python evaluate.py --game kleopatra --players 3 --games 300 --agents heuristic random random
+    sobek-env evaluate --players 4 --games 200 --agents heuristic greedy random random
+    sobek-env evaluate --players 3 --games 120 --agents heuristic --vs random --sweep tolerance=0,0.25,0.5,0.75,1
+    sobek-env evaluate --game kleopatra --players 3 --games 300 --agents heuristic random random
 
 Give exactly one spec per seat (the same spec may repeat); the seats rotate
 so every agent sits in every seat equally often, hence --games must be a
@@ -37,7 +37,7 @@ project installed (pip install "sobek-env[ray]").
 With --save-replays DIR every game (or the first --replays N of each
 tournament) is saved to DIR as a replay file (game-0000.jsonl, ...; a sweep
 prefixes the value, tolerance=0.5-game-0000.jsonl) as it ends, the same files
-for any --workers; step through one with python -m sobek_env.replay FILE.
+for any --workers; step through one with sobek-env replay FILE.
 DIR is locked like --out while the tournament runs, and refused if it holds
 replays of another tournament under the names this one would write; --resume
 also writes the replays its games are missing (playing those games again).
@@ -121,7 +121,7 @@ def parse_sweep(text: str) -> tuple[str, list[str]]:
 def build_parser() -> argparse.ArgumentParser:
     """The command line of this module (its docstring is the help's epilog)."""
     parser = argparse.ArgumentParser(
-        prog="evaluate.py", description=__doc__.split("\n\n")[0], epilog=__doc__.split("\n\n", 2)[2],
+        prog="sobek-env evaluate", description=__doc__.split("\n\n")[0], epilog=__doc__.split("\n\n", 2)[2],
         formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game", choices=GAMES, default="sobek", help="the game (default sobek)")
     parser.add_argument("--players", type=positive_int, required=True,
@@ -146,7 +146,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="vary the first agent's option KEY over these values")
     parser.add_argument("--vs", nargs="+", metavar="SPEC", help="with --sweep: the opponents' spec(s)")
     parser.add_argument("--save-replays", type=Path, metavar="DIR",
-                        help="save each game as a replay file in DIR (python -m sobek_env.replay FILE)")
+                        help="save each game as a replay file in DIR (sobek-env replay FILE)")
     parser.add_argument("--replays", type=non_negative_int, metavar="N",
                         help="with --save-replays: save only the first N games of each tournament (default all)")
     parser.add_argument("--resume", action="store_true",
@@ -597,7 +597,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = build_parser()
     argv = sys.argv[1:] if argv is None else argv
     args = parser.parse_args(argv)
-    args.command = shlex.join(["python", "evaluate.py", *argv])
+    args.command = shlex.join(["sobek-env", "evaluate", *argv])
     tables = check_args(parser, args)
     backend = start_backend(parser, args)
     locks = contextlib.ExitStack()
@@ -630,9 +630,9 @@ def main(argv: list[str] | None = None) -> None:
         if isinstance(exc, QuitGame):
             what = "you left the tournament"
         elif isinstance(exc, OSError):  # a full disk, a directory gone: what was written stays whole
-            what = f"evaluate.py: error: {exc.strerror or exc}" + (f": {exc.filename!r}" if exc.filename else "")
+            what = f"sobek-env evaluate: error: {exc.strerror or exc}" + (f": {exc.filename!r}" if exc.filename else "")
         else:
-            what = f"evaluate.py: error: {exc}"
+            what = f"sobek-env evaluate: error: {exc}"
         print(f"{what}; {kept}", file=sys.stderr)
         sys.exit(1)
     finally:

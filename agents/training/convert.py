@@ -1,6 +1,6 @@
 """Convert a model of the old format to the safe one. THIS RUNS THE OLD FILE'S CODE.
 
-    python -m agents.training.convert OLD.zip NEW.zip --i-trust-this-file
+    sobek-env convert OLD.zip NEW.zip --i-trust-this-file
 
 A model of the old format (``sobek-ppo/1``, written before models were made safe to exchange)
 is a stable-baselines3 zip whose ``data`` member is decoded with pickle: opening it runs
@@ -144,7 +144,7 @@ def compare(old: PPOAgent, new: PPOAgent, games: int) -> tuple[int, float]:
 
 
 def build_parser() -> ConvertParser:
-    parser = ConvertParser(prog="python -m agents.training.convert", description=__doc__.split("\n\n")[0],
+    parser = ConvertParser(prog="sobek-env convert", description=__doc__.split("\n\n")[0],
                            epilog=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("old", type=Path, metavar="OLD.zip", help=f"a model of the old format ({LEGACY_FORMATS[0]})")
     parser.add_argument("new", type=Path, metavar="NEW.zip", help=f"where to write it in the format {MODEL_FORMAT}")

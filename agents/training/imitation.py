@@ -1,7 +1,7 @@
 """Imitation: a policy network taught to choose as an agent chose in replays, saved as a ``ppo:`` model.
 
-    python -m agents.training.imitation records/bar-kleopatra-ismcts/replays --agent ismcts --out runs/imitate-3p
-    python train.py --game kleopatra --players 3 --init runs/imitate-3p/model.zip --out runs/kp3 ...
+    sobek-env imitate records/bar-kleopatra-ismcts/replays --agent ismcts --out runs/imitate-3p
+    sobek-env train --game kleopatra --players 3 --init runs/imitate-3p/model.zip --out runs/kp3 ...
 
 A search plays better than any network that can act in a millisecond; its decisions in replays
 (``evaluate.py --save-replays``) are a teacher's. Each decision of a seat the ``--agent`` spec played, with
@@ -227,7 +227,7 @@ def fit(policy: torch.nn.Module, fit_data: Examples, held: Examples, epochs: int
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = TrainingParser(prog="python -m agents.training.imitation",
+    parser = TrainingParser(prog="sobek-env imitate",
                             description="Teach a policy network to choose as an agent chose in replays; save it as "
                                         "a ppo: model (and a start for train.py --init).")
     add_replay_arguments(parser, "learned (the replays of one table)")
@@ -294,7 +294,7 @@ def main(argv: list[str] | None = None) -> None:
         writer = csv.DictWriter(handle, columns)
         writer.writeheader()
         writer.writerows(log)
-    command = "python -m agents.training.imitation " + shlex.join(argv if argv is not None else sys.argv[1:])
+    command = "sobek-env imitate " + shlex.join(argv if argv is not None else sys.argv[1:])
     summary = {"command": command,
                "game": game.name, "players": table.num_players, "mode": table.observation_mode,
                "agent": args.agent, "target": args.target,

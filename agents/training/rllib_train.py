@@ -1,9 +1,9 @@
-"""Train a masked policy on any registered game with RLlib's PPO, multi-agent and self-play (``python train.py
+"""Train a masked policy on any registered game with RLlib's PPO, multi-agent and self-play (``sobek-env train
 --backend rllib``).
 
-    python train.py --backend rllib --game sobek --players 2 --timesteps 200000 --out runs/rllib-2p
-    python train.py --backend rllib --game kleopatra --players 3 --self-play league --out runs/rllib-k3
-    python train.py --backend rllib --players 2 --address 192.168.1.10:6379 --env-runners 8 --out runs/big
+    sobek-env train --backend rllib --game sobek --players 2 --timesteps 200000 --out runs/rllib-2p
+    sobek-env train --backend rllib --game kleopatra --players 3 --self-play league --out runs/rllib-k3
+    sobek-env train --backend rllib --players 2 --address 192.168.1.10:6379 --env-runners 8 --out runs/big
 
 Every seat of every game is played by RLlib modules (agents/training/rllib_env.py): with --self-play shared (the
 default) one policy, main, plays them all and learns from every seat's decisions; with --self-play
@@ -84,7 +84,7 @@ NO_RESUME = ("--resume: the RLlib backend cannot resume a run: it writes no RLli
 
 def build_parser() -> TrainingParser:
     """The command line of ``train.py --backend rllib``."""
-    parser = TrainingParser(prog="train.py --backend rllib", description=__doc__.split("\n\n")[0],
+    parser = TrainingParser(prog="sobek-env train --backend rllib", description=__doc__.split("\n\n")[0],
                             epilog=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
     d = DEFAULTS
     run = parser.add_argument_group("run")
@@ -177,7 +177,7 @@ def configure(argv: Sequence[str] | None) -> tuple[dict, Path, DirectoryLock]:
     from agents.tournaments.cluster import RayUnavailable, check_reachable, require_ray
 
     try:
-        require_ray("train.py --backend rllib")
+        require_ray("sobek-env train --backend rllib")
         if config["address"] is not None:
             check_reachable(config["address"])
     except RayUnavailable as exc:
@@ -390,7 +390,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             try:
                 stack.enter_context(ray_session(config["address"], config["cpus"]))
             except RayUnavailable as exc:
-                print(f"train.py: error: {exc}", file=sys.stderr)
+                print(f"sobek-env train: error: {exc}", file=sys.stderr)
                 sys.exit(2)
             path = learn(run)
         print(f"policy saved to {path}; play it as rllib:{path}")

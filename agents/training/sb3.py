@@ -1,9 +1,9 @@
 """Train a player of any registered game with sb3-contrib's MaskablePPO against a pool of opponents.
 
-    python train.py --players 2 --out runs/p2
-    python train.py --game kleopatra --players 3 --out runs/k3
-    python train.py --players 4 --timesteps 200000 --out runs/p4 --pool random heuristic@3 --self-play-weight 1
-    python train.py --out runs/p2 --resume
+    sobek-env train --players 2 --out runs/p2
+    sobek-env train --game kleopatra --players 3 --out runs/k3
+    sobek-env train --players 4 --timesteps 200000 --out runs/p4 --pool random heuristic@3 --self-play-weight 1
+    sobek-env train --out runs/p2 --resume
 
 The learner plays at a random seat; each other seat is filled, per episode,
 by an opponent drawn from the pool: the --pool specs (SPEC[@WEIGHT], weight 1
@@ -18,7 +18,7 @@ heuristic's choice is added to the policy's logits with a learnt weight that
 starts at --advice-prior: the learner starts from the heuristic's play and
 learns where to depart from it. --features raw learns from the observation alone.
 --init MODEL starts the policy from a model for the same table and network (the
-model of another run, or one taught by python -m agents.training.imitation from a
+model of another run, or one taught by sobek-env imitate from a
 search's replays) instead of from scratch.
 
 Every --eval-every steps the deterministic policy plays --eval-games games
@@ -45,7 +45,7 @@ each start), tb/ (tensorboard --logdir DIR/tb), eval.csv, snapshots/,
 checkpoints/ and the final model.zip, which plays as ppo:DIR/model.zip.
 
 With --backend rllib the training is RLlib's PPO, multi-agent self-play (needs the ray extra):
-python train.py --backend rllib --help.
+sobek-env train --backend rllib --help.
 """
 
 from __future__ import annotations
@@ -190,13 +190,13 @@ def build_parser() -> TrainingParser:
     """The command line. Its options have no defaults (DEFAULTS fills them in later), so that
     the options actually given can be told apart, which --resume needs."""
     parser = TrainingParser(
-        prog="train.py", description=__doc__.split("\n\n")[0], epilog=__doc__.split("\n\n", 1)[1],
+        prog="sobek-env train", description=__doc__.split("\n\n")[0], epilog=__doc__.split("\n\n", 1)[1],
         formatter_class=argparse.RawDescriptionHelpFormatter, argument_default=argparse.SUPPRESS)
     d = DEFAULTS
     run = parser.add_argument_group("run")
     run.add_argument("--backend", choices=BACKENDS,
                      help="sb3: sb3-contrib's MaskablePPO (this help); rllib: RLlib's PPO, multi-agent self-play "
-                          "(train.py --backend rllib --help)")
+                          "(sobek-env train --backend rllib --help)")
     run.add_argument("--game", choices=GAMES, help=f"the game (default {d['game']})")
     run.add_argument("--players", type=positive_int,
                      help="players per game (required for a new run; Sobek 2-4, Kleopatra 2-5)")
@@ -224,7 +224,7 @@ def build_parser() -> TrainingParser:
                           f"logits (0: none; default {default_text('advice_prior')})")
     run.add_argument("--init", type=Path, metavar="MODEL",
                      help="start from this model's weights (a ppo: model of the same table and network, e.g. "
-                          "from python -m agents.training.imitation) instead of from scratch")
+                          "from sobek-env imitate) instead of from scratch")
     run.add_argument("--critic-warmup", type=RANGES["critic_warmup"], metavar="N",
                      help="learner steps at the start during which only the value function learns: the policy "
                           "keeps its starting play (with advice, the heuristic's) until the value function can "
@@ -1002,7 +1002,7 @@ def resume_hint(out: Path) -> str:
         return "the run had not started (nothing was written); the same command starts it"
     done = Run(out).checkpoint_dirs()
     where = f"the checkpoint at {int(done[-1].name.removeprefix('step_')):,} steps" if done else "the start"
-    return f"python train.py --out {out} --resume continues from {where}"
+    return f"sobek-env train --out {out} --resume continues from {where}"
 
 
 BACKENDS = ("sb3", "rllib")
@@ -1011,7 +1011,7 @@ RLLIB_HASH_SEED = "0"  # train.py --backend rllib runs with this PYTHONHASHSEED 
 
 def split_backend(argv: Sequence[str]) -> tuple[str, list[str]]:
     """The ``--backend`` of a train.py command line (default sb3) and the rest of it."""
-    parser = TrainingParser(prog="train.py", add_help=False)
+    parser = TrainingParser(prog="sobek-env train", add_help=False)
     parser.add_argument("--backend", choices=BACKENDS, default="sb3")
     known, rest = parser.parse_known_args(argv)
     return known.backend, rest
@@ -1038,10 +1038,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         with sigterm_as_interrupt():  # until the training handles it, then after
             train(config, out, resume)
     except RunError as exc:
-        print(f"train.py: error: {exc}", file=sys.stderr)
+        print(f"sobek-env train: error: {exc}", file=sys.stderr)
         sys.exit(2)
     except WorkerDied as exc:
-        print(f"train.py: error: {exc}; {resume_hint(out)}", file=sys.stderr)
+        print(f"sobek-env train: error: {exc}; {resume_hint(out)}", file=sys.stderr)
         sys.exit(1)
     except KeyboardInterrupt as exc:
         what, status = stopped_by(exc)
@@ -1051,7 +1051,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         if exc.errno != errno.ENOSPC:
             raise
         where = f": {exc.filename!r}" if exc.filename else ""  # files are written aside: the last checkpoint is whole
-        print(f"train.py: error: {exc.strerror}{where}; free some space: {resume_hint(out)}", file=sys.stderr)
+        print(f"sobek-env train: error: {exc.strerror}{where}; free some space: {resume_hint(out)}", file=sys.stderr)
         sys.exit(1)
     finally:
         lock.release()

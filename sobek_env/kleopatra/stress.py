@@ -1,4 +1,4 @@
-"""Kleopatra's stress profile, for the generic runner ``python -m sobek_env.stress --game kleopatra``.
+"""Kleopatra's stress profile, for the generic runner ``sobek-env stress --game kleopatra``.
 
 The policies weight action kinds (building in the quarry, playing characters, hoarding at the
 market) so that rare corners (characters, ceremonies, mosaics and sanctuaries, the hand limit,

@@ -1,4 +1,4 @@
-"""Sobek's stress profile, for the generic runner ``python -m sobek_env.stress --game sobek``.
+"""Sobek's stress profile, for the generic runner ``sobek-env stress --game sobek``.
 
 The policies weight action kinds differently (characters, sets, events, hoarding
 cards, amulets, collecting one goods to score big) so that rare corners are reached,

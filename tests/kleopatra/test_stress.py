@@ -1,4 +1,4 @@
-"""The stress run plays Kleopatra (``python -m sobek_env.stress --game kleopatra``): a few games of every player
+"""The stress run plays Kleopatra (``sobek-env stress --game kleopatra``): a few games of every player
 count pass every check (invariants, JSON reload, resample, the environment), the report lists every event."""
 
 from __future__ import annotations
