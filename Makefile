@@ -7,7 +7,7 @@ STAMP   = $(VENV)/.installed
 COMPILED = $(wildcard sobek_env/*/_*.pyx sobek_env/*/_*.pxd sobek_env/*/native/* sobek_env/native/* agents/*/_*.pyx agents/*/_*.pxd \
 	agents/*/native/*)
 
-.PHONY: install test test-lower test-ray rllib-bar demo docs lint stress stress-sobek stress-kleopatra clean
+.PHONY: install test test-long test-lower test-ray rllib-bar demo docs lint stress stress-sobek stress-kleopatra clean
 
 $(STAMP): pyproject.toml constraints.txt setup.py $(COMPILED)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -23,6 +23,19 @@ XDIST = -n auto --dist loadscope
 # The 20 slowest tests are listed at the end, to keep the suite within its few minutes.
 test: $(STAMP)
 	$(PY) -m pytest -q $(XDIST) --durations=20
+
+# The long checks, which make test leaves out to stay within minutes: every test module that reads SOBEK_LONG
+# at its long size (40 times the property and fuzz examples, many more native, observation, OpenSpiel and
+# stress games), then the stress command itself on more seeded games than the suite plays (90 of Sobek, 12 of
+# Kleopatra; a Kleopatra game is about ten times as long). .ci/run runs it after make test, so no check is
+# lost; make stress is the longer run still (100,000 games a game).
+LONG_TESTS = $(sort $(shell grep -rl --include='test_*.py' SOBEK_LONG tests))
+LONG_STRESS_SOBEK ?= 5000
+LONG_STRESS_KLEOPATRA ?= 1000
+test-long: $(STAMP)
+	SOBEK_LONG=1 $(PY) -m pytest -q -p no:cacheprovider $(XDIST) --durations=20 $(LONG_TESTS)
+	$(VENV)/bin/sobek-env stress --game sobek --games $(LONG_STRESS_SOBEK) --workers 2
+	$(VENV)/bin/sobek-env stress --game kleopatra --games $(LONG_STRESS_KLEOPATRA) --workers 2
 
 # The declared lowest versions (constraints-lower.txt), in a venv of their own, on the suite that needs no
 # long run: proves pyproject.toml's lower bounds true. .ci/run runs it after make test.
