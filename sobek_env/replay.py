@@ -27,7 +27,8 @@ steps through a game in the terminal (``n``/Enter next, ``p`` previous, a number
 move sees it; ``--full``: every seat's view). ``--print`` prints every step, or only step N,
 as plain text without asking; ``--gif OUT`` draws them into an animated GIF (Pillow) of the
 game's pictures (``--full``: one picture with every hand open; ``--every K``: every K-th step),
-and ``--png OUT`` the picture of step N (default: the last).
+and ``--png OUT`` the picture of step N (default: the last). In a tournament packed in one file
+(:mod:`sobek_env.archive`), ``sobek-env replay records/RUN.tar.xz --game N`` picks its game N.
 """
 
 from __future__ import annotations
@@ -38,12 +39,14 @@ import io
 import json
 import math
 import os
+import re
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from . import archive
 from .errors import IllegalActionError
 from .game import Game, State
 from .picture import MAX_FRAME_SECONDS
@@ -138,11 +141,48 @@ class Replay:
         return _read(io.BytesIO(data), name)
 
     @classmethod
+    def read(cls, file: BinaryIO, name: str = "replay") -> Replay:
+        """Read and check a replay from an open binary file (see :meth:`loads`) a line at a time."""
+        return _read(file, name)
+
+    @classmethod
     def load(cls, path: str | os.PathLike) -> Replay:
         """Read and check a replay file (see :meth:`loads`) a line at a time, within the reader's limits;
         OSError if it cannot be read."""
         with open(path, "rb") as file:
             return _read(file, str(path))
+
+
+def packed_replays(path: str | os.PathLike) -> Iterator[tuple[str, Replay]]:
+    """Each replay of a packed tournament (:mod:`sobek_env.archive`), in the archive's order, as its member's
+    name and the replay; ReplayError (a replay) or ArchiveError (the archive) naming the archive and the member,
+    OSError if the file cannot be read."""
+    for name, stream in archive.members(path, archive.is_replay):
+        yield name, _read(stream, f"{os.fspath(path)}: {name}")
+
+
+def packed_replay(path: str | os.PathLike, game: int) -> Replay:
+    """The replay of game ``game`` (``replays/game-NNNN.jsonl``) in a packed tournament; ArchiveError naming
+    the games it holds if it holds none of that game, or several (a sweep's: unpack it and give the file)."""
+    where, wanted = os.fspath(path), f"game-{game:04d}.jsonl"
+    numbers: list[int] = []
+    matches: list[str] = []
+    replay = None
+    for name, stream in archive.members(path, archive.is_replay):
+        number = re.search(r"game-(\d+)\.jsonl$", name)
+        if number:
+            numbers.append(int(number.group(1)))
+        if name.rpartition("/")[2].endswith(wanted):
+            matches.append(name)
+            if replay is None:  # read now: a member's stream lasts only until the next one
+                replay = _read(stream, f"{where}: {name}")
+    if replay is None:
+        held = f"games {min(numbers)} to {max(numbers)}" if numbers else "no replay"
+        raise archive.ArchiveError(f"{where} holds no replay of game {game} (it holds {held})")
+    if len(matches) > 1:
+        raise archive.ArchiveError(f"{where} holds {len(matches)} replays of game {game} ({', '.join(matches)}): "
+                                   f"unpack it (tar xJf) and give the file")
+    return replay
 
 
 def _line(doc: Mapping[str, Any]) -> str:
@@ -415,7 +455,9 @@ def browse(replay: Replay, seat: int | None, full: bool, step: int, read=input, 
 def main(argv: list[str] | None = None) -> None:
     """The command line (see the module docstring)."""
     parser = argparse.ArgumentParser(prog="sobek-env replay", description=__doc__.split("\n\n")[0])
-    parser.add_argument("file", type=Path, help="a replay file (evaluate.py --save-replays, play --save)")
+    parser.add_argument("file", type=Path, help="a replay file (evaluate --save-replays, play --save), or a "
+                                                "packed tournament (.tar.xz) with --game")
+    parser.add_argument("--game", type=int, metavar="N", help="in a packed tournament: the replay of its game N")
     view = parser.add_mutually_exclusive_group()
     view.add_argument("--seat", type=int, help="draw the table as this seat sees it (default: the player to move)")
     view.add_argument("--full", action="store_true",
@@ -431,9 +473,14 @@ def main(argv: list[str] | None = None) -> None:
     output.add_argument("--png", type=Path, metavar="OUT",
                         help="write the picture of --step (default: the last step) as a PNG (needs Pillow)")
     args = parser.parse_args(argv)
+    if archive.is_archive(args.file) and args.game is None:
+        parser.error(f"{str(args.file)!r} is a packed tournament: choose one of its replays with --game N")
+    if args.game is not None and not archive.is_archive(args.file):
+        parser.error(f"argument --game: picks a replay in a packed tournament ({archive.SUFFIX}), and "
+                     f"{str(args.file)!r} is a replay itself: drop --game")
     try:
-        replay = Replay.load(args.file)
-    except (ReplayError, OSError) as exc:
+        replay = Replay.load(args.file) if args.game is None else packed_replay(args.file, args.game)
+    except (ValueError, OSError) as exc:  # a ReplayError, or an ArchiveError of the packed tournament
         parser.exit(1, f"{parser.prog}: error: {exc}\n")
     if args.seat is not None and not 0 <= args.seat < replay.num_players:
         parser.error(f"--seat must be 0 to {replay.num_players - 1} for this {replay.num_players}-player game")

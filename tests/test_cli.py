@@ -19,7 +19,7 @@ from agents.apps import cli
 ROOT = Path(__file__).resolve().parent.parent
 # the tools the docs name: each must be a subcommand
 TOOLS = ("play", "replay", "evaluate", "train", "web", "standing", "paired", "ladder", "departures", "study",
-         "curves", "convert", "imitate", "bench", "stress")
+         "curves", "convert", "imitate", "pack", "bench", "stress")
 
 
 def command() -> list[str]:

@@ -1,7 +1,7 @@
 """Where an agent departs from a baseline: its decisions in replays, each set beside what the baseline would
 have done from the same observation.
 
-    sobek-env departures records/bar-kleopatra-ismcts/replays --agent ismcts \
+    sobek-env departures records/bar-kleopatra-ismcts.tar.xz --agent ismcts \
         --baseline heuristic --late 0.6
 
 Each replay (``evaluate.py --save-replays``, or a directory of them) is played again. At every decision of
@@ -31,7 +31,8 @@ import numpy as np
 
 from agents.common.arguments import TrainingParser
 from agents.players.registry import make
-from sobek_env.replay import Replay, ReplayError
+from sobek_env import archive
+from sobek_env.replay import Replay, ReplayError, packed_replays
 
 COMMON = 4  # departures listed per phase
 
@@ -71,11 +72,21 @@ def phase_name(state: Any) -> str:
 
 
 def read_replays(paths: list[Path]) -> list[tuple[Path, Replay]]:
-    """Every replay of ``paths`` (files, or directories of ``*.jsonl`` files), in name order; ValueError
-    naming a path that holds none or a file that cannot be played again."""
+    """Every replay of ``paths`` (files, directories of ``*.jsonl`` files, or packed tournaments, whose replays
+    are named as if the archive were their directory), in name order; ValueError naming a path that holds none
+    or a file that cannot be played again."""
     files: list[Path] = []
+    packed: list[tuple[Path, Replay]] = []
     for path in paths:
-        if path.is_dir():
+        if archive.is_archive(path) and path.is_file():
+            try:
+                found = [(path / name, replay) for name, replay in packed_replays(path)]
+            except (OSError, ValueError) as exc:  # a replay's ReplayError, the archive's ArchiveError
+                raise ValueError(str(exc)) from None
+            if not found:
+                raise ValueError(f"{str(path)!r} holds no replay ({archive.REPLAYS_DIRECTORY}/*.jsonl)")
+            packed += found
+        elif path.is_dir():
             found = sorted(path.glob("*.jsonl"))
             if not found:
                 raise ValueError(f"{str(path)!r} holds no replay (*.jsonl)")
@@ -90,7 +101,7 @@ def read_replays(paths: list[Path]) -> list[tuple[Path, Replay]]:
             out.append((path, Replay.load(path)))
         except (OSError, ReplayError) as exc:
             raise ValueError(str(exc)) from None
-    return out
+    return sorted(out + packed, key=lambda found: found[0])
 
 
 class Decision(NamedTuple):

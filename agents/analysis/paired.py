@@ -1,7 +1,7 @@
 """A paired comparison of two tournaments played on the same deals: how much an agent's share of the wins
 moves when another agent takes its seats, game by game.
 
-    sobek-env paired records/bar-kleopatra-ismcts records/bar-kleopatra-heuristics
+    sobek-env paired records/bar-kleopatra-ismcts.tar.xz records/bar-kleopatra-heuristics.tar.xz
 
 Each argument is the --out directory of an ``evaluate.py`` tournament (or its ``games.jsonl``), finished or
 not. The two must be of the same table (game, players, observation mode) and seeds; game ``i`` of one is
@@ -29,6 +29,7 @@ from pathlib import Path
 from agents.common.arguments import TrainingParser, non_negative_int
 from agents.tournaments.evaluation import GAMES_FILE, GamesFile
 from agents.tournaments.tournament import Z95, GameRecord, labels_for, wilson_interval
+from sobek_env import archive
 
 # what must be equal for game i of both tournaments to be the same deal at the same table
 SAME_TABLE = ("game", "players", "seed", "mode")
@@ -83,12 +84,15 @@ def compare(first: dict[int, GameRecord], second: dict[int, GameRecord], positio
 
 
 def read_tournament(path: Path) -> tuple[dict, dict[int, GameRecord]]:
-    """The arguments and the games so far of the tournament in ``path`` (an --out directory or its games
-    file); ValueError naming what is wrong."""
-    out = path.parent if path.is_file() else path
-    games = GamesFile(out, 1)
-    if not games.path.is_file():
-        raise ValueError(f"{str(path)!r} holds no {GAMES_FILE} (give an evaluate.py --out directory)")
+    """The arguments and the games so far of the tournament in ``path`` (an --out directory, its games file or
+    the tournament packed in one file, :mod:`sobek_env.archive`); ValueError naming what is wrong."""
+    if archive.is_archive(path):
+        games = GamesFile.packed(path, 1)
+    else:
+        games = GamesFile(path.parent if path.is_file() else path, 1)
+    if not games.exists:
+        raise ValueError(f"{str(path)!r} holds no {GAMES_FILE} (give an evaluate --out directory or a packed "
+                         f"tournament, {archive.SUFFIX})")
     arguments = games.read_header()
     if arguments.get("sweep"):
         raise ValueError(f"{str(path)!r} is a sweep: compare tournaments of one table")

@@ -1,6 +1,6 @@
 """The table of a tournament so far: the games an ``evaluate.py`` run has played, finished or not.
 
-    sobek-env standing records/bar-kleopatra-ismcts
+    sobek-env standing records/bar-kleopatra-ismcts.tar.xz
 
 A long tournament (the search bars take many sittings) keeps its games in ``games.jsonl`` as they end;
 this prints the table ``evaluate.py`` prints at the end (win rates with Wilson intervals, scores, the

@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.util
+import os
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -63,6 +64,8 @@ COMMANDS: dict[str, Command] = {
     "curves": Command("learning curves side by side from train's eval.csv files", "agents.analysis.curves"),
     "imitate": Command("teach a policy network from an agent's decisions in replays", "agents.training.imitation"),
     "convert": Command("an old pickled model file as a weights-only one", "agents.training.convert"),
+    "pack": Command("a tournament's games and replays as one compressed file (as records/ keeps them)",
+                    "sobek_env.archive"),
     "stress": Command("seeded games with every invariant checked at every step", "sobek_env.stress"),
     "bench": Command("the environments' speed beside PettingZoo's and OpenSpiel's loops (a source checkout)",
                      script="benchmarks/bench_env.py"),
@@ -156,6 +159,9 @@ def main(argv: Sequence[str] | None = None) -> int | None:
     sys.argv[:1] = [prog]  # the usage line of a parser that names no prog (the benchmarks')
     try:
         status = run(rest)
+    except BrokenPipeError:  # | head: stop quietly, and keep Python from complaining about stdout at exit
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     finally:
         sys.argv[:1] = program
     return status if isinstance(status, int) else None

@@ -60,7 +60,7 @@ import shlex
 import sys
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from agents import make
 from agents.common.files import DirectoryLock, lock_for_command, write_atomic
@@ -76,6 +76,7 @@ from agents.tournaments.tournament import (
     seating_for,
     summarize,
 )
+from sobek_env import archive
 from sobek_env.registry import GAMES, load_game
 from sobek_env.replay import MAX_LINE_BYTES as MAX_REPLAY_LINE
 from sobek_env.replay import Replay, ReplayError, json_line
@@ -277,10 +278,32 @@ class GamesFile:
         self.path = out / GAMES_FILE
         self.done: list[dict[int, GameRecord]] = [{} for _ in range(tables)]
         self._fd: int | None = None
+        self._archive: Path | None = None
+
+    @classmethod
+    def packed(cls, archive: Path, tables: int) -> GamesFile:
+        """The games file inside a packed tournament (:mod:`sobek_env.archive`), to read in place."""
+        games = cls(archive, tables)
+        games._archive = archive
+        return games
+
+    @property
+    def exists(self) -> bool:
+        """Whether there is a games file to read (a packed tournament's is found as it is read)."""
+        return self._archive.is_file() if self._archive is not None else self.path.is_file()
+
+    @contextlib.contextmanager
+    def _reading(self) -> Iterator[BinaryIO]:
+        if self._archive is None:
+            with self.path.open("rb") as file:
+                yield file
+        else:
+            with archive.member(self._archive, GAMES_FILE) as file:
+                yield file
 
     def read_header(self) -> dict:
         """The arguments the file's tournament was started with; ValueError if it has no whole header."""
-        with self.path.open("rb") as file:
+        with self._reading() as file:
             head = file.readline(MAX_LINE_BYTES + 1)
         header = json_line(head, f"{self.path} line 1") if head.endswith(b"\n") else None
         if not (isinstance(header, dict) and header.get("format") == GAMES_FORMAT
@@ -297,7 +320,7 @@ class GamesFile:
     def read(self, num_players: int, games: int, seed: int) -> int:
         """Fill :attr:`done` from the file; the length of its whole lines. ValueError naming the line for
         anything but a cut-off last line."""
-        with self.path.open("rb") as file:
+        with self._reading() as file:
             file.readline(MAX_LINE_BYTES + 1)
             whole, number = file.tell(), 1
             for line in iter(lambda: file.readline(MAX_LINE_BYTES + 1), b""):

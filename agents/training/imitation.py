@@ -1,6 +1,6 @@
 """Imitation: a policy network taught to choose as an agent chose in replays, saved as a ``ppo:`` model.
 
-    sobek-env imitate records/bar-kleopatra-ismcts/replays --agent ismcts --out runs/imitate-3p
+    sobek-env imitate records/bar-kleopatra-ismcts.tar.xz --agent ismcts --out runs/imitate-3p
     sobek-env train --game kleopatra --players 3 --init runs/imitate-3p/model.zip --out runs/kp3 ...
 
 A search plays better than any network that can act in a millisecond; its decisions in replays
