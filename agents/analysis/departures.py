@@ -4,7 +4,8 @@ have done from the same observation.
     sobek-env departures records/bar-kleopatra-ismcts.tar.xz --agent ismcts \
         --baseline heuristic --late 0.6
 
-Each replay (``evaluate.py --save-replays``, or a directory of them) is played again. At every decision of
+Each replay (``sobek-env evaluate --save-replays``, a directory of them, or a tournament packed in one file by
+``sobek-env pack``) is played again. At every decision of
 a seat that ``--agent`` played (its spec as the replay's header names it) with more than one legal action,
 from ``--late`` of the game on (``Game.progress``), the ``--baseline`` agent is asked for its choice from
 that seat's observation in the replay's mode (an agent that searches the state is handed it). Printed: the
@@ -212,7 +213,8 @@ def unit_share(text: str) -> float:
 
 def add_replay_arguments(parser: argparse.ArgumentParser, what: str) -> None:
     """The replays, ``--agent`` (whose decisions are ``what``) and ``--late``, as the replay tools take them."""
-    parser.add_argument("replays", type=Path, nargs="+", help="replay files, or directories of them")
+    parser.add_argument("replays", type=Path, nargs="+",
+                        help="replay files, directories of them, or packed tournaments (.tar.xz)")
     parser.add_argument("--agent", required=True, metavar="SPEC",
                         help=f"the spec, as the replays' headers name it, whose decisions are {what}")
     parser.add_argument("--late", type=unit_share, default=0.0, metavar="X",
