@@ -12,7 +12,6 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-import tomllib
 
 from agents.apps import cli
 
@@ -35,10 +34,21 @@ def run(*args: str) -> subprocess.CompletedProcess:
                           env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "COLUMNS": "100"})
 
 
+def declared_scripts() -> dict[str, str]:
+    """pyproject.toml's [project.scripts] (tomllib from Python 3.11; before it, the section's lines)."""
+    text = (ROOT / "pyproject.toml").read_text()
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python 3.10: the section is name = "value" lines
+        section = text.split("[project.scripts]\n", 1)[1].split("\n[", 1)[0]
+        return dict(re.findall(r'^([\w-]+) = "([^"]+)"', section, flags=re.M))
+    return tomllib.loads(text)["project"]["scripts"]
+
+
 def test_pyproject_installs_the_command() -> None:
-    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    assert project["scripts"] == {"sobek-env": "agents.apps.cli:main"}
-    module, _, function = project["scripts"]["sobek-env"].partition(":")
+    scripts = declared_scripts()
+    assert scripts == {"sobek-env": "agents.apps.cli:main"}
+    module, _, function = scripts["sobek-env"].partition(":")
     assert callable(getattr(importlib.import_module(module), function))
 
 
