@@ -1,0 +1,1 @@
+"""Applications above the library and the agents: people playing (the terminal, the web app) and the commands."""
