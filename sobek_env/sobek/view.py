@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from .catalogue import BACKS, FACE_UP_ON_NILE, HIEROGLYPHS, KINDS, ROUNDS, SET_SLOTS, TAKE_WINDOW, TOKENS
-from .phases import TURN_START, BuildSet, ChooseToken, CourtesanCard, Guild, HorizontalSet, VizierCard
+from .phases import TURN_START, BuildSet, ChooseToken, CourtesanCard, Guild, HorizontalSet, ThiefBack, VizierCard
 from .scoring import TableSet, scarabs_of, vertical_value
 from .state import GameState
 
@@ -101,6 +101,8 @@ def document(s: GameState, seat: int, memory: bool) -> dict[str, Any]:
         doc["laying"] = {"slot": SET_SLOTS[pending.slot], "cards": _named(pending.cards)}
     elif isinstance(pending, Guild):
         doc["guild"] = HIEROGLYPHS[pending.symbol]
+    elif isinstance(pending, (ThiefBack, VizierCard)):
+        doc["target"] = pending.target  # chosen in the open (rules §4)
     if view.token_choice is not None:
         doc["token_choice"] = {TOKENS[t]: k for t, k in enumerate(view.token_choice) if k}
     elif view.tokens_known is not None:

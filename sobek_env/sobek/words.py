@@ -197,6 +197,8 @@ def seen(s: GameState, action: int, seat: int) -> str | None:
         return f"takes a card from player_{pending.target}'s corruption pile (Vizier)"
     if prefix == "back":
         return f"steals a random {arg}-backed card from player_{pending.target}'s hand (Thief)"
+    if prefix == "goods" and isinstance(pending, Priest):  # a goods with nothing to discard shows nothing
+        return "discards a goods of his choice from his corruption pile (what goes shows on the discard pile)"
     said = describe(s, action)
     # the rest is public (rules §10): characters, sets, tokens, targets; said in the third person
     for mine, theirs in (("your ", "his "), ("yourself", "himself"), ("you ", "he ")):
