@@ -116,7 +116,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     async def agents_route(request: Request) -> Response:
         game, players, mode = table_of(request.query_params)
-        return JSONResponse({"agents": agent_choices(game, players, mode, settings.models)})
+        # reading the models' metadata loads torch the first time: off the event loop
+        choices = await anyio.to_thread.run_sync(agent_choices, game, players, mode, settings.models)
+        return JSONResponse({"agents": choices})
 
     def table_of(doc: Mapping[str, Any]) -> tuple[Any, int, str]:
         name = doc.get("game", "sobek")
@@ -141,7 +143,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         specs = doc.get("agents")
         if not isinstance(specs, list) or len(specs) != players:
             raise WebError(400, f"agents must be a list of one spec per seat ({players}), got {specs!r:.60}")
-        specs = [check_spec(spec, game, players, mode, settings.models) for spec in specs]
+        specs = await anyio.to_thread.run_sync(
+            lambda: [check_spec(spec, game, players, mode, settings.models) for spec in specs])
         if "human" not in specs:
             raise WebError(400, "at least one seat must be human; to watch agents play, open a replay of their game")
         seed = doc.get("seed")

@@ -68,6 +68,7 @@ class GameSession:
     touched: float = field(default_factory=time.monotonic)
     finished: float | None = None
     error: str = ""  # why the agents stopped, if one failed
+    clock: Callable[[], float] = time.monotonic  # the store's
 
     @property
     def num_players(self) -> int:
@@ -129,7 +130,7 @@ class GameSession:
                 kept.append(Move(step, seat, text, self.game.seat_document(state, p, self.mode)))
                 del kept[:-MAX_MOVES_KEPT]
         if state.is_over and self.finished is None:
-            self.finished = time.monotonic()
+            self.finished = self.clock()
 
     def run_agents(self) -> None:
         """Let the agents move until a person must act or the game ends (in a worker thread: see the module
@@ -219,6 +220,7 @@ class ReplaySession:
         self.touched = time.monotonic()
         self.finished: float | None = None
         self.closed = False
+        self.clock: Callable[[], float] = time.monotonic
         self.checkpoints: list[State] = []
         state = replay.new_state()
         for step, (_, action) in enumerate(replay.actions):
@@ -305,6 +307,7 @@ class Store:
             key = secrets.token_urlsafe(16)
             session = make(key)
             session.touched = self.clock()
+            session.clock = self.clock
             self.sessions[key] = session
             return session
 
