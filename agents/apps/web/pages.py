@@ -133,7 +133,7 @@ def result_html(view: Mapping[str, Any]) -> str:
         links = (f'<p><a class="button" id="download-replay" href="/api/games/{escape(view["id"])}/replay" download>'
                  f'Download the replay</a> <button type="button" id="open-replay" data-game="{escape(view["id"])}">'
                  f'Step through this game</button> <a class="button" href="/">New game</a></p>')
-    return tables.panel("The end", f'<ol class="scores">{scores}</ol><ul class="result">{lines}</ul>{links}',
+    return tables.panel("The end", f'<ol class="scores">{scores}</ol><ul class="result-lines">{lines}</ul>{links}',
                         "result")
 
 

@@ -24,9 +24,13 @@ function fillPlayers() {
   }
 }
 
+let asked = 0;  // the latest table asked for: an older answer arriving late is dropped
+
 async function fillSeats() {
   const game = $("game").value, players = Number($("players").value), mode = $("mode").value;
+  const mine = ++asked;
   const {agents} = await api("GET", `/api/agents?game=${game}&num_players=${players}&mode=${mode}`);
+  if (mine !== asked) return;
   const seats = $("seats");
   seats.querySelectorAll(".seat-row").forEach((row) => row.remove());
   for (let seat = 0; seat < players; seat++) {
@@ -37,26 +41,36 @@ async function fillSeats() {
     select.name = `agent-${seat}`;
     for (const agent of agents) select.add(new Option(agent.label, agent.spec));
     select.value = seat === 0 ? "human" : "heuristic";
-    const tolerance = document.createElement("input");
-    Object.assign(tolerance, {type: "number", min: "0", max: "1", step: "0.1", placeholder: "tolerance 0-1",
-      id: `tolerance-${seat}`, title: "heuristic's tolerance of corruption: 0 avoids it, 1 ignores it"});
+    const option = document.createElement("input");  // the heuristic's tolerance or the search's simulations
+    Object.assign(option, {type: "number", id: `option-${seat}`});
     const label = document.createElement("label");
     label.textContent = `player_${seat} `;
     label.append(select);
-    row.append(label, " ", tolerance);
-    const sync = () => { tolerance.hidden = select.value !== "heuristic"; };
+    row.append(label, " ", option);
+    const sync = () => {
+      const settings = OPTIONS[select.value];
+      option.hidden = !settings;
+      if (settings) Object.assign(option, settings, {value: ""});
+    };
     select.addEventListener("change", sync);
     sync();
     seats.append(row);
   }
 }
 
+const OPTIONS = {
+  heuristic: {min: "0", max: "1", step: "0.1", placeholder: "tolerance 0-1", name: "tolerance",
+    title: "the heuristic's tolerance of corruption: 0 avoids it, 1 ignores it (empty: the game's default)"},
+  ismcts: {min: "1", max: "2000", step: "1", placeholder: "simulations", name: "simulations",
+    title: "simulations a decision, 1 to 2000 (empty: the game's search settings)"},
+};
+
 function specs() {
   const players = Number($("players").value), out = [];
   for (let seat = 0; seat < players; seat++) {
     let spec = $(`agent-${seat}`).value;
-    const tolerance = $(`tolerance-${seat}`).value;
-    if (spec === "heuristic" && tolerance !== "") spec = `heuristic:tolerance=${tolerance}`;
+    const option = $(`option-${seat}`);
+    if (OPTIONS[spec] && option.value !== "") spec = `${spec}:${OPTIONS[spec].name}=${option.value}`;
     out.push(spec);
   }
   return out;
