@@ -400,3 +400,23 @@ def test_the_server_serves_over_a_real_socket_on_this_machine(monkeypatch) -> No
     finally:
         servers[0].should_exit = True
         thread.join(10)
+
+
+class Failing:
+    name = "failing"
+
+    def act(self, observation: dict) -> int:
+        raise RuntimeError("out of luck")
+
+
+def test_an_agent_that_fails_stops_its_game_with_a_reason_not_a_server_error(client, monkeypatch) -> None:
+    monkeypatch.setattr(web_app, "make_agents", lambda specs, *args: [Failing() if s == "random" else None
+                                                                         for s in specs])
+    seed = next(s for s in range(50) if load_game("sobek").new(2, s).current_player == 0)
+    made = create(client, "sobek", ("random", "human"), seed=seed)
+    view = client.get(f"/api/games/{made['id']}?seat=1", headers=auth(made["tokens"]["1"])).json()
+    assert view["error"] == "player_0 (random) failed: RuntimeError: out of luck"
+    assert view["current_player"] == 0 and view["step"] == 0 and not view["thinking"]
+    page = client.get(f"/play/{made['id']}/table?seat=1&token={made['tokens']['1']}")
+    assert page.status_code == 200 and "out of luck" in page.text
+

@@ -28,7 +28,8 @@ from sobek_env.game import Game, State
 from sobek_env.registry import load_game
 from sobek_env.replay import Replay
 
-MAX_MOVES_KEPT = 400  # moves of the others kept per person (a Kleopatra round of 5 seats is far fewer)
+MAX_MOVES_KEPT = 200  # the others' moves kept per person, with his table after each (a round of 5 seats of
+# Kleopatra is far fewer): about a megabyte
 CHECKPOINT_EVERY = 64  # a replay keeps every 64th state, so a step is at most 63 actions from one
 
 
@@ -152,12 +153,17 @@ class GameSession:
                 mask = np.zeros(self.game.num_actions, np.int8)
                 mask[legal] = 1
                 observation = {"observation": observer.encode(copy, seat).copy(), "action_mask": mask}
-                agent = self.agents[seat]
-                action = int(agent.act(observation, state=copy) if getattr(agent, "wants_state", False)
-                             else agent.act(observation))
+                agent, spec = self.agents[seat], self.replay.agents[seat]
+                try:
+                    action = int(agent.act(observation, state=copy) if getattr(agent, "wants_state", False)
+                                 else agent.act(observation))
+                except Exception as exc:  # the game stops and says why, rather than a request failing with a 500
+                    with self.lock:
+                        self.error = f"player_{seat} ({spec}) failed: {type(exc).__name__}: {exc}"
+                    return
                 with self.lock:
                     if action not in self.state.legal_actions():
-                        self.error = f"player_{seat} ({self.replay.agents[seat]}) chose an illegal action {action}"
+                        self.error = f"player_{seat} ({spec}) chose an illegal action {action}"
                         return
                     self._apply(action)
         finally:
