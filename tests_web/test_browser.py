@@ -42,14 +42,15 @@ def game_of(server, page: Page):
     return server.app_state.store.sessions[game_id]
 
 
-def click_to_the_end(page: Page, seed: int, shot: str | None = None, shot_at: int = 0) -> int:
-    """Click the person's choices (at random, mostly building and ending ones) until the end; the clicks."""
+def click_to_the_end(page: Page, seed: int, shot: str | None = None, shot_at: int = 0) -> tuple[int, int]:
+    """Click the person's choices (at random, mostly building and ending ones) until the end, half of those the
+    table offers (a Nile card, a stall, a garden square) on the table itself; the clicks, and those on the table."""
     rng = random.Random(seed)
-    clicks = 0
+    clicks = on_table = 0
     while clicks < MAX_CLICKS:
         page.wait_for_selector(".choices button.action, .result", timeout=60_000)
         if page.locator(".result").count():
-            return clicks
+            return clicks, on_table
         if page.locator("#handover:not([hidden])").count():
             page.click("#handover-ready")
             continue
@@ -58,7 +59,13 @@ def click_to_the_end(page: Page, seed: int, shot: str | None = None, shot_at: in
         eager = [i for i, name in enumerate(names) if name.startswith(EAGER)]
         choice = rng.choice(eager if eager and rng.random() < 0.9 else range(len(names)))
         step = page.locator(".game").get_attribute("data-step")
-        buttons.nth(choice).click()
+        action = buttons.nth(choice).get_attribute("data-action")
+        spot = page.locator(f'#table .pick[data-action="{action}"]')
+        if spot.count() and rng.random() < 0.5:
+            spot.click()
+            on_table += 1
+        else:
+            buttons.nth(choice).click()
         page.wait_for_function(f"() => document.querySelector('.game') && "
                                f"document.querySelector('.game').dataset.step !== '{step}'", timeout=60_000)
         clicks += 1
@@ -92,8 +99,8 @@ def test_a_whole_game_of_sobek_by_clicking(page: Page, server) -> None:
     hand = page.locator('.panel.seat[data-seat="0"]').inner_text()
     assert "hand (" in hand and "player_0 (you)" in hand
     assert "green" in page.locator('.panel.seat[data-seat="1"]').inner_text()
-    clicks = click_to_the_end(page, 21, shot="web-sobek.png", shot_at=12)
-    assert clicks > 10
+    clicks, on_table = click_to_the_end(page, 21, shot="web-sobek.png", shot_at=12)
+    assert clicks > 10 and on_table > 0
     check_the_end(page, session)
     result = page.locator(".result").inner_text()
     assert "most corrupt" in result
@@ -125,8 +132,8 @@ def test_a_whole_game_of_kleopatra_by_clicking(page: Page, server) -> None:
     session = game_of(server, page)
     others = page.locator('.panel.seat[data-seat="1"]').inner_text()
     assert "talents ?" in others and "face down" in others  # hidden in the original mode
-    clicks = click_to_the_end(page, 4, shot="web-kleopatra.png", shot_at=30)
-    assert clicks > 20
+    clicks, on_table = click_to_the_end(page, 4, shot="web-kleopatra.png", shot_at=30)
+    assert clicks > 20 and on_table > 0
     check_the_end(page, session)
     assert "eaten by the crocodile" in page.locator(".result").inner_text()
     download = page.locator("#download-replay")

@@ -372,7 +372,8 @@ def kleo_seat(doc: Doc, base: int, r: int, seat: int | None, private: Doc | None
     if own is not None:
         rows.append(f'<p>hand ({doc["hand_sizes"][r]}): {kleo_cards(own["hand"], kinds, "empty")}</p>')
     else:
-        rows.append(f'<p>hand: {doc["hand_sizes"][r]} cards face down</p>')
+        size = doc["hand_sizes"][r]
+        rows.append(f'<p>hand: {f"{size} cards face down" if size else "empty"}</p>')
         known = doc["shown_hands"][r - 1] if doc["shown"][r - 1] else doc["known_hands"][r - 1]
         if any(known):
             label = "shown to you" if doc["shown"][r - 1] else "known to be in it"
