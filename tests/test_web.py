@@ -14,8 +14,6 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("starlette", reason="the web app's tests need the extra 'web'")
-
 with warnings.catch_warnings():  # Starlette 1.x suggests another HTTP client for its TestClient; httpx still works
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
