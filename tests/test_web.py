@@ -418,3 +418,27 @@ def test_an_agent_that_fails_stops_its_game_with_a_reason_not_a_server_error(cli
     page = client.get(f"/play/{made['id']}/table?seat=1&token={made['tokens']['1']}")
     assert page.status_code == 200 and "out of luck" in page.text
 
+
+def test_a_server_on_this_machine_answers_only_its_names_and_guards_its_pages() -> None:
+    app = create_app(Settings(hosts=("127.0.0.1", "localhost")))
+    with TestClient(app, base_url="http://127.0.0.1:8000") as client:
+        page = client.get("/")
+        assert page.status_code == 200
+        assert "default-src 'self'" in page.headers["content-security-policy"]
+        assert page.headers["referrer-policy"] == "no-referrer"
+        assert client.get("/static/style.css").headers["x-content-type-options"] == "nosniff"
+    with TestClient(app, base_url="http://localhost:8000") as client:
+        assert client.get("/api/agents").status_code == 200
+    with TestClient(app, base_url="http://rebound.example") as client:
+        refused = client.get("/api/agents")
+        assert refused.status_code == 400
+        assert "answers only requests for 127.0.0.1, localhost" in refused.json()["error"]
+
+
+def test_a_shipped_model_plays_a_seat(client) -> None:
+    specs = [a["spec"] for a in client.get("/api/agents?game=sobek&num_players=2").json()["agents"]]
+    model = next(s for s in specs if s.endswith("ppo-2p.zip"))
+    made = create(client, "sobek", ("human", model), seed=9)
+    final = play_out(client, made["id"], made["tokens"])
+    assert final["over"] and final["agents"] == ["human", model]
+

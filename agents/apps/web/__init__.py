@@ -11,6 +11,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+LOOPBACK = {"127.0.0.1": ("127.0.0.1", "localhost"), "localhost": ("127.0.0.1", "localhost"), "::1": ("[::1]",)}
+
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="sobek-env web", description=__doc__.split("\n\n")[0])
@@ -44,7 +46,10 @@ def main(argv: list[str] | None = None) -> None:
         from .app import Settings, create_app, default_models
     except ImportError as exc:
         parser.error(f"the web app needs the extra 'web': pip install 'sobek-env[web]' ({exc})")
-    settings = Settings(max_games=args.max_games, models=args.models or default_models(), replays=args.replays)
+    # listening on this machine only, it answers only this machine's names (see app.Guard)
+    hosts = LOOPBACK.get(args.host)
+    settings = Settings(max_games=args.max_games, models=args.models or default_models(), replays=args.replays,
+                        hosts=hosts)
     print(f"Serving on http://{args.host}:{args.port}/ (Ctrl-C stops)")
     uvicorn.run(create_app(settings), host=args.host, port=args.port, log_level="warning")
 

@@ -25,6 +25,7 @@ from typing import Any
 
 import anyio.to_thread
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route
@@ -52,6 +53,7 @@ class Settings:
     idle_ttl: float = 3600.0
     models: Path | None = None          # the folder of shipped models offered as agents
     replays: Path | None = None         # the folder replay files may be opened from by path (None: none)
+    hosts: tuple[str, ...] | None = None  # the Host names answered (None: any); main() sets this machine's names
 
 
 def error(status: int, message: str) -> JSONResponse:
@@ -302,10 +304,51 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/api/replays/{id}", handled(replay_step)),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    app = Starlette(routes=routes, exception_handlers={404: not_found, 405: not_allowed})
+    app = Starlette(routes=routes, exception_handlers={404: not_found, 405: not_allowed},
+                    middleware=[Middleware(Guard, hosts=settings.hosts)])
     app.state.store = store
     app.state.settings = settings
     return app
+
+
+# Sent with every answer: the pages load nothing from elsewhere, run no inline script, are framed by nobody, and
+# their addresses (which hold seat tokens) are never sent on as a referrer.
+SECURITY_HEADERS = [
+    (b"content-security-policy", b"default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+                                 b"frame-ancestors 'none'"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+]
+
+
+class Guard:
+    """ASGI middleware: refuses (400) a request whose Host is not one of ``hosts`` (so that a page of another site
+    whose name is made to point at this machine cannot reach a server listening on this machine only), and adds
+    :data:`SECURITY_HEADERS` to every answer."""
+
+    def __init__(self, app: Any, hosts: tuple[str, ...] | None) -> None:
+        self.app = app
+        self.hosts = hosts
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        if self.hosts is not None:
+            host = dict(scope["headers"]).get(b"host", b"").decode("latin-1")
+            name = host.partition("]")[0] + "]" if host.startswith("[") else host.partition(":")[0]
+            if name not in self.hosts:
+                answer = error(400, f"this server answers only requests for {', '.join(self.hosts)}, not "
+                                    f"{name[:60]!r}; start it with --host to be reached by another name")
+                await answer(scope, receive, send)
+                return
+
+        async def guarded(message: dict) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), *SECURITY_HEADERS]
+            await send(message)
+
+        await self.app(scope, receive, guarded)
 
 
 async def not_found(request: Request, exc: Exception) -> Response:
