@@ -250,6 +250,9 @@ def test_a_replay_opens_from_a_file_from_a_finished_game_or_from_the_allowed_fol
         assert client.post("/api/replays", json={"path": "missing.jsonl"}).status_code == 404
         uploaded = client.post("/api/replays", content=replay.dumps(state).encode())
         assert uploaded.status_code == 201
+        as_json = client.post("/api/replays", content=replay.dumps(state).encode(),
+                              headers={"content-type": "application/json"})  # its lines, though labelled JSON
+        assert as_json.status_code == 201
         game = create(client, "sobek", ("human", "random"), seed=8)
         play_out(client, game["id"], game["tokens"])
         from_game = client.post("/api/replays", json={"game": game["id"]})

@@ -235,6 +235,11 @@ class ReplaySession:
             state.apply(action)
         self.final = state
 
+    def named(self, id: str) -> ReplaySession:
+        """This replay under the id the store gives it."""
+        self.id = id
+        return self
+
     @property
     def steps(self) -> int:
         return len(self.replay.actions)
