@@ -168,7 +168,7 @@ def replay_html(view: Mapping[str, Any]) -> str:
     said = ""
     if move is not None:
         text = move["text"] if move["text"] is not None else "(nothing this seat could see)"
-        name = f' <code>{escape(move["name"])}</code>' if move["name"] else ""
+        name = f' chose <code>{escape(move["name"])}</code>:' if move["name"] else ""
         said = f'<p class="move">step {step}: {tables.seat_name(move["seat"])}{name} {escape(text)}</p>'
     else:
         said = '<p class="move">the deal</p>'
