@@ -445,3 +445,22 @@ def test_a_shipped_model_plays_a_seat(client) -> None:
     final = play_out(client, made["id"], made["tokens"])
     assert final["over"] and final["agents"] == ["human", model]
 
+
+def test_a_bot_may_wait_for_its_turn_while_another_person_plays(client) -> None:
+    seed = next(s for s in range(50) if load_game("sobek").new(2, s).current_player == 0)
+    made = create(client, "sobek", ("human", "human"), seed=seed)
+    gid, t0, t1 = made["id"], made["tokens"]["0"], made["tokens"]["1"]
+    start = time.monotonic()
+    waited = client.get(f"/api/games/{gid}?seat=1&wait=1", headers=auth(t1)).json()
+    assert waited["current_player"] == 0 and time.monotonic() - start >= 0.9  # not its turn: waited it out
+    action = unchanged(client, made)["legal"][0]["id"]
+    answer: dict = {}
+    thread = threading.Thread(target=lambda: answer.update(
+        client.get(f"/api/games/{gid}?seat=1&wait=30", headers=auth(t1)).json()))
+    thread.start()
+    time.sleep(0.3)
+    client.post(f"/api/games/{gid}/actions", json={"seat": 0, "action": action}, headers=auth(t0))
+    thread.join(30)
+    assert answer["current_player"] == 1 and answer["legal"]  # answered as soon as seat 1 must act
+    assert client.get(f"/api/games/{gid}?seat=1&wait=99", headers=auth(t1)).status_code == 400
+

@@ -41,6 +41,8 @@ from .sessions import GameSession, ReplaySession, Store, WebError, new_game, ran
 MAX_JSON_BYTES = 16 * 1024            # a request's JSON body: far above any real one
 MAX_REPLAY_BYTES = 4 * 1024 * 1024    # an uploaded replay (the longest real games are about 40 KB)
 MAX_SEED = 2**63 - 1
+MAX_WAIT = 60      # seconds a GET with ?wait= may wait for the seat's turn
+WAIT_STEP = 0.05   # how often it looks
 STATIC = Path(__file__).with_name("static")
 
 
@@ -166,6 +168,14 @@ def create_app(settings: Settings | None = None) -> Starlette:
         session = store.get(request.path_params["id"], GameSession)
         seat = seat_param(request, session)
         session.check_token(seat, bearer(request))
+        wait = request.query_params.get("wait")
+        if wait is not None:  # a bot waits here for its turn rather than asking again and again
+            seconds = integer(wait, "wait")
+            if not 0 <= seconds <= MAX_WAIT:
+                raise WebError(400, f"wait must be from 0 to {MAX_WAIT} seconds, got {seconds}")
+            deadline = anyio.current_time() + seconds
+            while not session.settled_for(seat) and anyio.current_time() < deadline and not session.closed:
+                await anyio.sleep(WAIT_STEP)
         return JSONResponse(session.view(seat))
 
     async def game_action(request: Request) -> Response:

@@ -172,6 +172,11 @@ class GameSession:
 
     # ------------------------------------------------------------------ reading
 
+    def settled_for(self, seat: int) -> bool:
+        """Whether ``seat`` must act now or the game is over (nothing more will happen until he acts)."""
+        with self.lock:
+            return self.state.is_over or (self.state.current_player == seat and not self.thinking)
+
     def view(self, seat: int) -> dict[str, Any]:
         """What ``seat`` may see, as the API's document (INTERFACE.md, "Web")."""
         with self.lock:
