@@ -7,7 +7,7 @@ STAMP   = $(VENV)/.installed
 COMPILED = $(wildcard sobek_env/*/_*.pyx sobek_env/*/_*.pxd sobek_env/*/native/* sobek_env/native/* agents/*/_*.pyx agents/*/_*.pxd \
 	agents/*/native/*)
 
-.PHONY: install test test-long test-lower test-ray rllib-bar demo docs lint stress stress-sobek stress-kleopatra clean
+.PHONY: install test test-long test-lower test-ray test-web rllib-bar demo docs lint stress stress-sobek stress-kleopatra clean
 
 $(STAMP): pyproject.toml constraints.txt setup.py $(COMPILED)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -58,6 +58,20 @@ $(RAYVENV)/.installed: pyproject.toml constraints.txt setup.py $(COMPILED)
 
 test-ray: $(RAYVENV)/.installed
 	$(RAYVENV)/bin/python -m pytest -q -p no:cacheprovider tests_ray
+
+# The browser's tests (tests_web/, outside the suite's testpaths: make test collects none of them): Debian's
+# Chromium, installed with apt-get if the machine has none, driven by Playwright (the extra webtest) through
+# whole games of both games; they also take docs/images/web-*.png. .ci/run runs it after make docs.
+WEB_STAMP = $(VENV)/.webtest-installed
+SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+$(WEB_STAMP): $(STAMP)
+	$(PY) -m pip install --quiet -c constraints.txt -e ".[dev,webtest]"
+	touch $(WEB_STAMP)
+
+test-web: $(WEB_STAMP)
+	command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || \
+		{ $(SUDO) apt-get update && $(SUDO) apt-get install -y chromium; }
+	$(PY) -m pytest -q -p no:cacheprovider tests_web
 
 # The RLlib bar, too long for the tests (a few minutes): a short RLlib run on Sobek with 2 players, then 200 games
 # against random; fails unless its policy wins at least 80% of them. BAR_OUT must not exist yet (a new run).

@@ -57,14 +57,16 @@ def chips(items: Iterable[Text], empty: str = "-") -> Text:
     return out if out else Text(empty, style="dim")
 
 
-def menu(game: Game, legal: Sequence[int]) -> Table:
-    """The legal actions numbered from 1, each with its name and a few words on what it does."""
+def menu(game: Game, legal: Sequence[int], state: Any = None) -> Table:
+    """The legal actions numbered from 1, each with its name and what it does: in the game's words for
+    ``state`` (which card it takes, which set a card joins) when given, else a few general words."""
     table = Table(box=None, show_header=False, pad_edge=False, padding=(0, 1))
     table.add_column(justify="right", style="bold cyan")
-    table.add_column(style="bold")
+    table.add_column(style="bold", no_wrap=True)
     table.add_column(style="dim")
     for i, action in enumerate(legal, 1):
-        table.add_row(str(i), game.action_names[action], game.action_help(action))
+        said = game.action_help(action) if state is None else game.describe_action(state, action)
+        table.add_row(str(i), game.action_names[action], said)
     return table
 
 

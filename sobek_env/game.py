@@ -301,8 +301,27 @@ class Game(ABC):
         """The table for a terminal (a rich renderable: colours, panels, tables) as ``seat`` sees it."""
 
     def action_help(self, action: int) -> str:
-        """A short explanation of action ``action`` for people choosing it (the play command's menu)."""
+        """A short explanation of action ``action`` for people choosing it, whatever the position."""
         return ""
+
+    def describe_action(self, state: State, action: int) -> str:
+        """What legal action ``action`` does in ``state``, in the game's words, for the seat that must act
+        (the play command's menu, the web page's buttons); it says nothing that seat may not see."""
+        return self.action_help(action)
+
+    def seen_move(self, state: State, action: int, seat: int) -> str | None:
+        """Move ``action`` of the seat that must act in ``state`` (before it is played), as ``seat`` sees it:
+        only what ``seat`` may know of it, so two moves that leave ``seat`` the same view read the same;
+        None where ``seat`` sees nothing of it. The default names nothing."""
+        return None
+
+    def visible_scores(self, state: State, seat: int, observation_mode: str = "original") -> list[int | None]:
+        """The scores ``seat`` may see in a game still in play, None where hidden. The default: all (public)."""
+        return list(state.scores)
+
+    def seat_document(self, state: State, seat: int, observation_mode: str = "original") -> dict[str, Any]:
+        """What ``seat`` sees of ``state`` in ``observation_mode``, as JSON-able values (the web app's table)."""
+        raise NotImplementedError(f"{self.title} does not describe a seat's view as a document")
 
     def margins(self, state: State) -> list[float]:
         """Each seat's margin in points for the ``margin`` reward: own score minus the best other."""

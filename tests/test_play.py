@@ -64,11 +64,14 @@ def test_human_chooses_by_number_or_name_and_refuses_the_rest() -> None:
     assert len(refusals) == 4
     assert "'take:8' is not legal now" in shown[refusals[2]]
     names = load_game("sobek").action_names
-    for i in refusals:  # each refusal lists the legal actions again, numbered, with their help
-        menu = shown[i + 1].splitlines()
+    for i in refusals:  # each refusal lists the legal actions again, numbered, each said in the game's words
+        menu = [line for line in shown[i + 1].splitlines() if line.split()[0].isdigit()]  # long words wrap
         assert len(menu) == len(legal)
         assert all(line.split()[:2] == [str(n), names[a]] for n, (line, a) in enumerate(zip(menu, legal), 1))
-        assert load_game("sobek").action_help(legal[0]) in menu[0]
+        said = " ".join(shown[i + 1].split())
+        assert all(load_game("sobek").describe_action(state, a) in said for a in legal)
+    assert "take a face-down character from Nile position 0; nothing goes to your corruption pile" in \
+        " ".join(shown[refusals[0] + 1].split())
     assert any("cannot be saved" in s for s in shown)
     agent, _ = scripted(["take:2"])
     assert agent.act(observation(state), state=state) == load_game("sobek").action_id("take:2")

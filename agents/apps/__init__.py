@@ -1,1 +1,2 @@
-"""Applications above the library: the terminal play command, the web app and the ``sobek-env`` command."""
+"""Applications above the library and the agents: people playing (the terminal, the web app) and the
+``sobek-env`` command."""

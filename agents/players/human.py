@@ -42,15 +42,17 @@ class HumanAgent(BaseAgent):
         self.read = read
         self.write = write or printer()
         self.saver = saver
+        self.state: Any = None  # the position being decided, for the menu's words
 
     def menu(self, legal: list[int]) -> Any:
-        """The legal actions, numbered from 1, with a few words on each (a rich table)."""
-        return menu(self.table.game, legal)
+        """The legal actions, numbered from 1, each said in the game's words for the position (a rich table)."""
+        return menu(self.table.game, legal, self.state)
 
     def act(self, observation: dict, state: Any = None) -> int:
         legal = legal_ids(observation)
         game = self.table.game
         seat = state.current_player if state is not None else None
+        self.state = state
         if state is not None:
             self.write(game.render_rich(state, seat, self.table.observation_mode))
         self.write("Your choices:")

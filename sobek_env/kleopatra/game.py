@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from types import ModuleType
 from typing import Any, ClassVar
@@ -10,13 +11,25 @@ import numpy as np
 
 from ..compiled import extension
 from ..game import Column, Game, State, Table, python_state
-from . import bounds, invariants, observation
+from . import bounds, invariants, observation, words
 from .actions import ACTION_NAMES
-from .catalogue import CATEGORIES, CLEOPATRA_END, DEFAULT_PLAYERS, MAX_PLAYERS, MIN_PLAYERS, RULES_OPTIONS, make_rules
-from .picture import frame_size, picture
-from .render import action_help, render_text
+from .catalogue import (
+    CATEGORIES,
+    CLEOPATRA_END,
+    DEFAULT_PLAYERS,
+    KINDS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    RULES_OPTIONS,
+    TILE_NAMES,
+    UNITS,
+    make_rules,
+)
+from .phases import PHASES
+from .picture import frame_size, picture, tile_squares
+from .render import action_help, render_text, wall_sides
 from .state import GameState, crocodile, final_amulets
-from .view import View
+from .view import View, view
 
 
 class KleopatraGame(Game):
@@ -92,6 +105,35 @@ class KleopatraGame(Game):
 
     def action_help(self, action: int) -> str:
         return action_help(action)
+
+    def describe_action(self, state: State, action: int) -> str:
+        return words.describe(python_state(state), action)
+
+    def seen_move(self, state: State, action: int, seat: int) -> str | None:
+        return words.seen(python_state(state), action, seat)
+
+    def visible_scores(self, state: State, seat: int, observation_mode: str = "original") -> list[int | None]:
+        """His own score; the others' only in memory mode (rules §12: talents are hidden, their changes public)."""
+        scores = state.scores
+        return [v if p == seat or observation_mode == "memory" else None for p, v in enumerate(scores)]
+
+    def seat_document(self, state: State, seat: int, observation_mode: str = "original") -> dict[str, Any]:
+        """:func:`~.view.view` as JSON-able values (per-seat lists relative: 0 is ``seat``), with the phase's
+        description and the kind and tile names that its numbers index."""
+        self.check_table(state.num_players, observation_mode)
+        s = python_state(state)
+        v = view(s, seat, observation_mode)
+        doc = dataclasses.asdict(v)
+        doc["doing"] = PHASES[doc["phase"]].description
+        doc["revealed"] = observation_mode == "memory" or v.over  # the others' talents and amulets (rules §12)
+        rules = s.rules  # the fixed geometry, public: the garden, its wall slots, where each placed tile lies
+        doc["garden_size"] = rules.garden_size
+        doc["wall_slots"] = [{"side": side, "squares": list(squares)}
+                             for side, squares in zip(wall_sides(rules), rules.wall_slots)]
+        doc["mosaics"] = [{"tile": TILE_NAMES[t], "squares": tile_squares(rules, t, v.tile_orient[t], anchor)}
+                          for t, anchor in enumerate(v.tile_anchor) if anchor is not None]
+        doc["kinds"], doc["tiles"], doc["units"] = list(KINDS), list(TILE_NAMES), list(UNITS)
+        return doc
 
     def render_text(self, state: GameState, seat: int | None = None, mode: str = "original") -> str:
         return render_text(python_state(state), seat, mode)

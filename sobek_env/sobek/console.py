@@ -98,12 +98,12 @@ def render_rich(s: GameState, seat: int | None = None, memory: bool = False) -> 
         else:
             hand = chips(chip(BACKS[b], BACK_COLOURS[BACKS[b]], k) for b, k in enumerate(s.hand_backs(p)) if k)
             pile = Text("?", style="dim")
-            if view.known_hands is not None:
-                if any(view.known_hands[i - 1]):
+            if view.known_hands is not None:  # by seat, his own row included (rules §10, memory mode)
+                if any(view.known_hands[p]):
                     hand.append("\nremembered: ", style="dim")
-                    hand.append_text(card_chips(view.known_hands[i - 1], rules))
+                    hand.append_text(card_chips(view.known_hands[p], rules))
                 pile = Text(f"{sum(s.piles[p])}; remembered: ")
-                pile.append_text(card_chips(view.known_piles[i - 1], rules))
+                pile.append_text(card_chips(view.known_piles[p], rules))
         if s.curses[p]:
             pile.append("  ")
             pile.append_text(token_chip(TOKENS.index("curse"), s.curses[p]))

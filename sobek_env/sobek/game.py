@@ -51,7 +51,7 @@ import numpy as np
 
 from ..compiled import extension
 from ..game import Column, Game, State, Table, python_state
-from . import invariants
+from . import invariants, words
 from .actions import ACTION_NAMES
 from .catalogue import (
     CHARACTERS,
@@ -82,6 +82,7 @@ from .observation import HIGH, Observer, describe_layout, encode_state, state_si
 from .picture import frame_size, picture
 from .render import action_help, render_text
 from .state import GameState
+from .view import document as view_document
 
 CHARACTER_PLAY_STEPS = 10  # Vizier 2, Thief 2, each High Priest(ess) 2, Courtesan goods + done
 SCRIBES = sum(1 for c in CHARACTERS if c.startswith("scribe"))
@@ -166,6 +167,16 @@ class SobekGame(Game):
 
     def action_help(self, action: int) -> str:
         return action_help(action)
+
+    def describe_action(self, state: State, action: int) -> str:
+        return words.describe(python_state(state), action)
+
+    def seen_move(self, state: State, action: int, seat: int) -> str | None:
+        return words.seen(python_state(state), action, seat)
+
+    def seat_document(self, state: State, seat: int, observation_mode: str = "original") -> dict[str, Any]:
+        self.check_table(state.num_players, observation_mode)
+        return view_document(python_state(state), seat, observation_mode == "memory")
 
     def render_text(self, state: State, seat: int | None = None, observation_mode: str = "original") -> str:
         return render_text(python_state(state), seat, observation_mode == "memory")

@@ -362,7 +362,7 @@ def _nile(c: Canvas, s: GameState) -> None:
 
 
 def _seat_panel(c: Canvas, s: GameState, p: int, views: dict[int, SeatView], seat: int, top: int) -> None:
-    rules, n = s.rules, s.rules.num_players
+    rules = s.rules
     colour = SEAT_COLOURS[p]
     acting = p == s.current_player and not s.over
     if acting:
@@ -395,19 +395,17 @@ def _seat_panel(c: Canvas, s: GameState, p: int, views: dict[int, SeatView], sea
             if k:
                 draw_back(c, end, y, b, count=k)
                 end += MINI[0] + 5
-        known = views[seat].known_hands
-        if known is not None:
-            rel = (p - seat) % n
-            if any(known[rel - 1]):
-                end += c.text((end + 4, y + 18), "remembered:", 9, MUTED, anchor="lm") + 10
-                end = kinds_row(c, end, y, known[rel - 1], rules, 700)
+        known = views[seat].known_hands  # by seat, his own row included (rules §10, memory mode)
+        if known is not None and any(known[p]):
+            end += c.text((end + 4, y + 18), "remembered:", 9, MUTED, anchor="lm") + 10
+            end = kinds_row(c, end, y, known[p], rules, 700)
     # the corruption pile's cards, where the seat sees or remembers them
     x = 712
     if own is not None:
         c.text((x, y), "in corruption pile", 10, MUTED, bold=True)
         kinds_row(c, x + 125, y, own.pile, rules, c.width - 16)
     elif views[seat].known_piles is not None:
-        known = views[seat].known_piles[(p - seat) % n - 1]
+        known = views[seat].known_piles[p]
         c.text((x, y), "remembered in pile", 10, MUTED, bold=True)
         kinds_row(c, x + 125, y, known, rules, c.width - 16)
     # the sets on the table

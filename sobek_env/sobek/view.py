@@ -10,7 +10,11 @@ read it, and none of them decides visibility for itself.
 
 from __future__ import annotations
 
-from .phases import ChooseToken, VizierCard
+from typing import Any
+
+from .catalogue import BACKS, FACE_UP_ON_NILE, HIEROGLYPHS, KINDS, ROUNDS, SET_SLOTS, TAKE_WINDOW, TOKENS
+from .phases import TURN_START, BuildSet, ChooseToken, CourtesanCard, Guild, HorizontalSet, ThiefBack, VizierCard
+from .scoring import TableSet, scarabs_of, vertical_value
 from .state import GameState
 
 
@@ -50,3 +54,59 @@ class SeatView:
 def seat_view(s: GameState, seat: int, memory: bool) -> SeatView:
     """What ``seat`` sees of ``s`` beyond the public table, in ``memory`` mode or not."""
     return SeatView(memory).see(s, seat)
+
+
+def _named(counts: list[int]) -> dict[str, int]:
+    return {KINDS[k]: n for k, n in enumerate(counts) if n}
+
+
+def document(s: GameState, seat: int, memory: bool) -> dict[str, Any]:
+    """What ``seat`` sees of ``s`` (the public table and :func:`seat_view`), as JSON-able values: the web app's
+    table. Cards are counts by kind name; a character on the Nile is ``null`` (face down, rules §5)."""
+    view = seat_view(s, seat, memory)
+    n, pending = s.rules.num_players, s.pending
+    seats = []
+    for p in range(n):
+        own = p == seat
+        entry: dict[str, Any] = {
+            "seat": p, "score": s.markers[p], "hand_size": sum(s.hands[p]),
+            "hand_backs": dict(zip(BACKS, s.hand_backs(p))), "curses": s.curses[p],
+            "sets": [{"slot": SET_SLOTS[slot], "cards": _named(t.cards), "prosperity": t.prosperity,
+                      "value": vertical_value(TableSet(t.cards, t.prosperity), s.rules)}
+                     for slot, t in enumerate(s.sets[p]) if t is not None],
+            "horizontal": [{"slot": SET_SLOTS[slot], "cards": _named(cards), "value": scarabs_of(cards, s.rules)}
+                           for slot, cards in s.horizontal[p]],
+        }
+        if own:
+            entry["hand"], entry["pile"] = _named(view.hand), _named(view.pile)
+        if own or view.opponent_piles:  # rules §10: pile sizes of others only with memory
+            entry["pile_size"] = sum(s.piles[p])
+        if view.known_hands is not None and not own:
+            entry["remembered_hand"], entry["remembered_pile"] = (_named(view.known_hands[p]),
+                                                                  _named(view.known_piles[p]))
+        seats.append(entry)
+    doc: dict[str, Any] = {
+        "round": s.round, "rounds": ROUNDS, "first_player": s.first_player,
+        "phase": (pending or TURN_START).name, "doing": (pending or TURN_START).description,
+        "nile": [KINDS[k] if FACE_UP_ON_NILE[k] else None for k in s.nile], "take_window": TAKE_WINDOW,
+        "deck": len(s.deck), "tokens_face_down": sum(s.tokens),
+        "used_tokens": {TOKENS[t]: k for t, k in enumerate(s.used_tokens) if k},
+        "discard": _named(s.discard), "seats": seats,
+        "rounds_scored": [{key: entry[key] for key in ("round", "points", "corruption", "most_corrupt", "penalty")}
+                          for entry in s.round_log],
+    }
+    if isinstance(pending, (BuildSet, HorizontalSet)):
+        doc["laying"] = {"slot": SET_SLOTS[pending.goods], "cards": _named(pending.cards)}
+    elif isinstance(pending, CourtesanCard):
+        doc["laying"] = {"slot": SET_SLOTS[pending.slot], "cards": _named(pending.cards)}
+    elif isinstance(pending, Guild):
+        doc["guild"] = HIEROGLYPHS[pending.symbol]
+    elif isinstance(pending, (ThiefBack, VizierCard)):
+        doc["target"] = pending.target  # chosen in the open (rules §4)
+    if view.token_choice is not None:
+        doc["token_choice"] = {TOKENS[t]: k for t, k in enumerate(view.token_choice) if k}
+    elif view.tokens_known is not None:
+        doc["tokens_known"] = {TOKENS[t]: k for t, k in enumerate(view.tokens_known) if k}
+    if view.vizier_pile is not None:
+        doc["vizier_pile"] = {"seat": pending.target, "cards": _named(view.vizier_pile)}
+    return doc

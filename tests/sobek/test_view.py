@@ -96,3 +96,42 @@ def test_the_searched_pile_is_shown_to_the_searcher_only_while_he_searches() -> 
     assert sum(_part(s, 1, "memory", "vizier_pile")) == 0
     act(s, "card:amulet")
     assert seat_view(s, 0, memory=True).vizier_pile is None
+
+
+def _remembering() -> object:
+    """A 3-player table where seat 0 remembers a different card in each seat's hand and pile (his own row holds
+    what he saw of himself, which readers must not take for an opponent's)."""
+    s = build({"num_players": 3, "players": [{}, {}, {}], "nile": ["fish-scarab", "wheat-scarab", "cattle-plain"]})
+    for seat, (hand, pile) in enumerate((("ivory-plain", "ivory-scarab"), ("fish-plain", "ebony-plain"),
+                                         ("wheat-plain", "marble-plain"))):
+        s.known_hands[0][seat][KIND_INDEX[hand]] = 1
+        s.known_piles[0][seat][KIND_INDEX[pile]] = 1
+    return s
+
+
+def test_the_terminal_and_the_picture_show_each_opponents_remembered_cards() -> None:
+    from sobek_env.console import plain
+    from sobek_env.sobek import picture
+    from sobek_env.sobek.console import render_rich
+
+    s = _remembering()
+    text = plain(render_rich(s, 0, memory=True), 200)
+    table = text[text.index("│ player_1"):]
+    player_1, player_2 = table.split("├")[0], table.split("├")[1]  # each seat's row of the players' table
+    assert "remembered:  fish" in player_1 and "remembered:  ebony" in player_1 and "ivory" not in player_1
+    assert "remembered:  wheat" in player_2 and "remembered:  marble" in player_2
+    drawn = []
+    real = picture.kinds_row
+
+    def spy(c, x, y, counts, rules, right, size=picture.MINI):
+        drawn.append([k for k, n in enumerate(counts) if n])
+        return real(c, x, y, counts, rules, right, size)
+
+    picture.kinds_row = spy
+    try:
+        picture.picture(s, 0, memory=True)
+    finally:
+        picture.kinds_row = real
+    remembered = [kinds for kinds in drawn if len(kinds) == 1]
+    assert [KIND_INDEX["fish-plain"]] in remembered and [KIND_INDEX["marble-plain"]] in remembered
+    assert [KIND_INDEX["ivory-plain"]] not in remembered  # seat 0's own row
