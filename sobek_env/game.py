@@ -156,10 +156,6 @@ class Game(ABC):
     observation_high: ClassVar[float] = 100.0  # every entry of an observation lies in [0, observation_high]
     rules_options: ClassVar[tuple[str, ...]] = ()  # the keyword arguments of new() besides players and seed
     columns: ClassVar[tuple[Column, ...]] = ()     # what a tournament reports beside wins, scores and ratings
-    # the study of corruption: (column of corruption, column of its cost, the cost's axis label)
-    corruption_axes: ClassVar[tuple[str, str, str] | None] = None
-    # how often corruption was punished: (column, axis label); agents.analysis.study draws it across games
-    penalty_rate: ClassVar[tuple[str, str] | None] = None
 
     # ------------------------------------------------------------------ actions and tables
 
@@ -233,6 +229,11 @@ class Game(ABC):
                 "its native engine was not built here (no C++ compiler at install?)"
             raise ValueError(f"{self.title} cannot be played on the {engine} engine: {why}")
         return engine
+
+    def stress_profile(self) -> ModuleType:
+        """The game's stress profile for :mod:`sobek_env.stress` (a module: ``draw(rng, num_players)``,
+        ``RELOAD_WITHIN``, ``GAME_TAGS``, its report's sections and ``RARE_PATHS``; docs/adding-a-game.md)."""
+        raise NotImplementedError(f"{self.title} has no stress profile (Game.stress_profile)")
 
     @abstractmethod
     def max_game_length(self, num_players: int, **rules: Any) -> int:

@@ -19,13 +19,12 @@ What a game reached is counted from the engine's own report of the rules paths
 it took (the state's ``log``), beside the count of every action id. What is
 particular to a game (its policies, which weight action kinds so that rare
 corners are reached; its report's sections; the rare paths it must show) is its
-stress profile, ``sobek_env/<game>/stress.py``.
+stress profile, which its game object gives (``Game.stress_profile()``, e.g. ``sobek_env/sobek/stress.py``).
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import random
 import sys
@@ -47,8 +46,8 @@ CHUNK = 100  # games per task handed to a worker
 
 
 def profile(game: Game) -> ModuleType:
-    """The game's stress profile (``sobek_env/<game>/stress.py``)."""
-    return importlib.import_module(f"sobek_env.{game.name}.stress")
+    """The game's stress profile (:meth:`Game.stress_profile`)."""
+    return game.stress_profile()
 
 
 @dataclass(frozen=True)

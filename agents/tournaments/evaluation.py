@@ -65,6 +65,7 @@ from typing import Any
 from agents import make
 from agents.common.files import DirectoryLock, lock_for_command, write_atomic
 from agents.common.workers import WorkerDied, signals_held, sigterm_as_interrupt, stopped_by
+from agents.games import tables as game_tables
 from agents.players.human import QuitGame
 from agents.players.registry import parse_spec, with_option
 from agents.tournaments.tournament import (
@@ -521,7 +522,7 @@ def evaluate(specs: list[str], args: argparse.Namespace, games: GamesFile) -> No
 def sweep(tables: list[list[str]], args: argparse.Namespace, games: GamesFile) -> None:
     """Play one tournament per sweep value; print and save the swept agent's rows and the plot."""
     key, values = args.sweep
-    if load_game(args.game).corruption_axes is None:  # refused before any game is played
+    if game_tables(args.game).corruption_axes is None:  # refused before any game is played
         raise SystemExit(f"error: --sweep: {load_game(args.game).title} has no corruption axes to plot a sweep on")
     points = []
     for table, (value, specs) in enumerate(zip(values, tables)):
@@ -545,14 +546,14 @@ def plot_sweep(points: Sequence[AgentSummary], key: str, values: Sequence[str], 
                game: str = "sobek") -> None:
     """Two panels: mean final score against the game's corruption (one point per value, coloured by
     win rate, labelled with the value), and win rate with its interval and what corruption cost
-    (the game's ``corruption_axes``) against the value."""
+    (the ``corruption_axes`` the game's agents package registered, :mod:`agents.games`) against the value."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     info = load_game(game)
-    corruption, cost, cost_label = info.corruption_axes
+    corruption, cost, cost_label = game_tables(game).corruption_axes
     labels = {c.name: c.label for c in info.columns}
     fig, (ax, bx) = plt.subplots(1, 2, figsize=(12, 5))
     x = [getattr(p, corruption) for p in points]

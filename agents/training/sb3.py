@@ -118,6 +118,7 @@ from agents.common.workers import (
     sigterm_as_interrupt,
     stopped_by,
 )
+from agents.games import tables
 from agents.players.base import Agent
 from agents.players.features import Featurizer, default_features, feature_sets
 from agents.players.modelfile import network_problem, non_finite, write_model
@@ -130,13 +131,6 @@ from sobek_env.env import as_action, ask
 from sobek_env.game import Table
 from sobek_env.registry import GAMES, load_game
 
-# Sobek, within an hour on 2 cores: measured 1,400-2,000 steps/s with 2 players and the advice features,
-# about half that with 4 (three opponents act between the learner's steps)
-# Kleopatra, with the advice features: measured about 275 learner steps/s with 3 players over a whole run
-# (each step waits for the heuristic's advice and two opponents), about 185 with 4 (800k steps in 73 minutes,
-# evaluations included); 5 players 600k in 68 minutes (about 150 steps/s, a tournament running beside)
-DEFAULT_TIMESTEPS = {"sobek": {2: 3_000_000, 3: 2_500_000, 4: 2_000_000},
-                     "kleopatra": {3: 1_000_000, 4: 800_000, 5: 600_000}}
 FALLBACK_TIMESTEPS = 1_000_000  # a table without a measured budget
 MODES = ("original", "memory")  # every game's observation modes
 DEFAULT_POOL = ("random@1", "greedy@1", "heuristic@3", "heuristic:tolerance=0.2@1", "heuristic:tolerance=0.8@1")
@@ -167,22 +161,18 @@ RANGES: dict[str, Bounds] = {
     "gamma": DISCOUNTS, "gae_lambda": GAE_LAMBDAS, "clip": CLIP_RANGES, "ent_coef": ENTROPY_COEFFICIENTS,
 }
 
-# a game's own defaults, where its learner trains better otherwise (see docs/kleopatra_learning.md): in
-# Kleopatra what corruption buys depends on how corrupt the others are, so the learner meets the opponent of
-# the issue's bars alone, and starts closer to the heuristic's play. Its reward stays the round margin: the
-# capped margin, meant to stop paying any price to avoid the crocodile, fell further below the heuristic in
-# every run, where the round margin held level with it
-GAME_DEFAULTS: dict[str, dict[str, Any]] = {
-    "kleopatra": {"pool": ["heuristic@1"], "self_play_weight": 0.0, "advice_prior": 5.0},
-}
+def game_defaults(game: str) -> dict[str, Any]:
+    """The options ``game``'s agents package trains with besides the common DEFAULTS (``agents.games``)."""
+    return copy.deepcopy(dict(tables(game).training))  # a run's config may change its lists
 
 
 def default_text(key: str) -> str:
     """The default of option ``key`` for the help: the common one, and any game's own."""
     common = DEFAULTS[key]
     shown = " ".join(common) if isinstance(common, list) else str(common)
+    owns = {game: tables(game).training for game in GAMES}  # each game's own defaults (agents.games)
     games = "".join(f"; {game}: {' '.join(own[key]) if isinstance(own[key], list) else own[key]}"
-                    for game, own in GAME_DEFAULTS.items() if key in own)
+                    for game, own in owns.items() if key in own)
     return shown + games
 
 
@@ -201,7 +191,8 @@ def build_parser() -> TrainingParser:
     run.add_argument("--players", type=positive_int,
                      help="players per game (required for a new run; Sobek 2-4, Kleopatra 2-5)")
     run.add_argument("--timesteps", type=RANGES["timesteps"], metavar="N",
-                     help=f"learner steps in all (default by game and players: {DEFAULT_TIMESTEPS})")
+                     help="learner steps in all (default by game and players: "
+                          f"{ {game: dict(tables(game).timesteps) for game in GAMES} })")
     run.add_argument("--out", type=Path, required=True, metavar="DIR", help="run directory")
     run.add_argument("--resume", action="store_true", help="continue the run in --out from its last checkpoint")
     run.add_argument("--seed", type=RANGES["seed"], metavar="N",
@@ -280,7 +271,7 @@ def configure_run(argv: Sequence[str] | None) -> tuple[dict, Path, bool, Directo
             raise
     if (out / "config.json").exists():
         parser.error(f"{str(out)!r} already holds a run; continue it with --resume or choose another --out")
-    config = {**DEFAULTS, **GAME_DEFAULTS.get(given.get("game", DEFAULTS["game"]), {}), **given}
+    config = {**DEFAULTS, **game_defaults(given.get("game", DEFAULTS["game"])), **given}
     game = load_game(config["game"])
     if "players" not in given:
         parser.error(f"--players is required for a new run ({game.min_players} to {game.max_players} for "
@@ -289,7 +280,7 @@ def configure_run(argv: Sequence[str] | None) -> tuple[dict, Path, bool, Directo
         parser.error(f"argument --players: {game.title} is for {game.min_players} to {game.max_players} players, "
                      f"got {config['players']}")
     config["features"] = run_features(config)
-    budgets = DEFAULT_TIMESTEPS.get(game.name, {})
+    budgets = tables(game).timesteps
     config["timesteps"] = config["timesteps"] or budgets.get(config["players"], FALLBACK_TIMESTEPS)
     config["seed"] = config["seed"] if config["seed"] is not None else int(np.random.SeedSequence().entropy % 2**32)
     check_config(parser, config)
