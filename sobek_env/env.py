@@ -107,6 +107,41 @@ def ask(agent: Any, observation: dict, state: Any) -> Any:
     return agent.act(observation)
 
 
+RANDOM = "random"  # the spec of the built-in opponent
+
+
+class RandomOpponent:
+    """The library's own opponent (spec ``"random"``): a legal action drawn uniformly, from its own generator,
+    with the draws of ``agents.make("random")``; the environments need no agents package to use it."""
+
+    name = RANDOM
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def seed(self, seed: int | None) -> None:
+        """Restart the generator (the environments call this on a seeded reset)."""
+        self.rng = random.Random(seed)
+
+    def act(self, observation: dict) -> int:
+        return self.rng.choice(np.flatnonzero(observation["action_mask"]).tolist())
+
+
+def build_opponent(spec: Any, table: Table, make_agent: Any = None) -> Any:
+    """An opponent from ``spec``: an agent object as it is, ``"random"`` the built-in :class:`RandomOpponent`,
+    another string built by ``make_agent(spec, table=table)``; without a factory such a string needs the
+    agents package, imported then (``agents.make``) and only then, so that the library alone never imports it."""
+    if isinstance(spec, str):
+        if spec.strip() == RANDOM:
+            return RandomOpponent()
+        if make_agent is None:
+            from agents import make as make_agent  # an agent spec names the agents package's players
+        spec = make_agent(spec, table=table)
+    if not hasattr(spec, "act"):
+        raise ValueError(f"opponent {spec!r:.80} is neither an agent spec nor an agent with act(observation)")
+    return spec
+
+
 class LegalDiscrete(spaces.Discrete):
     """``Discrete(n)`` whose ``sample()`` without a mask draws a legal action of its agent when that
     agent must act (so generic tools that ignore masks send legal actions)."""

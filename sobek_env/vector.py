@@ -32,12 +32,11 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 
-from .env import REWARD_MODES, as_action, ask
+from .env import RANDOM, REWARD_MODES, as_action, ask, build_opponent
 from .errors import IllegalActionError
 from .game import Game, Table
 from .registry import load_game
 
-RANDOM = "random"
 SEED_BOUND = 2**63
 
 
@@ -49,7 +48,8 @@ def vector_env(game: Game | str = "sobek", num_envs: int = 64, num_players: int 
     """``num_envs`` games of ``game``, one learner seat each, against ``opponents`` (see the module docstring).
 
     ``opponents`` holds one spec or agent per other seat, or a single one for all of them. ``make_agent(spec,
-    table)`` builds an agent from a spec other than ``"random"`` (default: ``agents.make``). ``engine``:
+    table=...)`` builds an agent from a spec other than ``"random"`` (default: ``agents.make``, imported only when
+    such a spec is given: the library alone never imports the agents package). ``engine``:
     ``"native"``, ``"python"`` or None (native where it was built)."""
     return GameVectorEnv(game, num_envs, num_players, opponents, observation_mode, reward_mode, seed, seat,
                          make_agent, engine, **rules)
@@ -117,13 +117,7 @@ class GameVectorEnv(VectorEnv):
             if spec == RANDOM:
                 out.append(RANDOM)
                 continue
-            if isinstance(spec, str):
-                if make_agent is None:
-                    from agents import make as make_agent  # specs need the agents package; random does not
-                spec = make_agent(spec, table=self.table)
-            if not hasattr(spec, "act"):
-                raise ValueError(f"opponent {spec!r} is neither 'random', an agent spec nor an agent with act()")
-            out.append(spec)
+            out.append(build_opponent(spec, self.table, make_agent))
         return out
 
     # ------------------------------------------------------------------ the Gymnasium API
