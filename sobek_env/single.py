@@ -20,45 +20,38 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from .env import as_action, as_seed, ask, build_opponent, raw_env
+from .env import LegalDiscrete, as_action, as_seed, ask, build_opponent, raw_env
 from .game import Game, Table
 from .registry import load_game
 
 
-class LegalDiscrete(gym.spaces.Discrete):
-    """``Discrete(n)`` whose ``sample()`` without a mask draws a legal action of the env's current position
-    (so generic tools such as ``check_env`` send legal actions).
+class LearnerDiscrete(LegalDiscrete):
+    """The learner's :class:`~sobek_env.env.LegalDiscrete`: an unmasked sample draws a legal action of the
+    env's current position.
 
     Seeding the space with ``s`` makes its next unmasked sample legal in the game that ``reset(seed=s)``
     deals: Gymnasium's determinism check seeds the space, samples, then resets with the same seed and
     steps, so the action must be legal after that reset, not in the position the check left behind.
     """
 
-    def __init__(self, n: int, env: SingleAgentEnv) -> None:
-        super().__init__(n)
-        self._env = weakref.ref(env)
-        self._deal: int | None = None  # the seed of the game the next sample is for
+    _deal: int | None = None  # the seed of the game the next sample is for
 
     def seed(self, seed: int | None = None) -> list[int]:
         self._deal = seed
         return super().seed(seed)
 
-    def sample(self, mask: Any = None, probability: Any = None) -> np.int64:
-        env = self._env() if self._env is not None else None
-        if mask is None and probability is None and env is not None:
-            if self._deal is not None:
-                fresh = copy.deepcopy(env)
-                fresh.reset(seed=self._deal)
-                mask = fresh._last["action_mask"]
-            elif env._last is not None:
-                mask = env._last["action_mask"]
-        self._deal = None
-        return super().sample(mask=mask, probability=probability)
+    def legal_mask(self, env: SingleAgentEnv) -> np.ndarray | None:
+        if self._deal is not None:
+            fresh = copy.deepcopy(env)
+            fresh.reset(seed=self._deal)
+            return fresh._last["action_mask"]
+        return env._last["action_mask"] if env._last is not None else None
 
-    def __getstate__(self) -> dict:
-        state = dict(self.__dict__)
-        state["_env"] = None  # a weak reference cannot be pickled: the copy's owner sets it again
-        return state
+    def sample(self, mask: Any = None, probability: Any = None) -> np.int64:
+        try:
+            return super().sample(mask=mask, probability=probability)
+        finally:
+            self._deal = None
 
 
 class SingleAgentEnv(gym.Env):
@@ -95,7 +88,7 @@ class SingleAgentEnv(gym.Env):
         self._pool = opponents if hasattr(opponents, "sample") else None
         self.opponents = [] if self._pool is not None else self._check_opponents(opponents)
         self.observation_space = self.aec.observation_space("player_0")["observation"]
-        self.action_space = LegalDiscrete(game.num_actions, self)
+        self.action_space = LearnerDiscrete(game.num_actions, self)
         self.seat = 0 if seat is None else seat
         self._last: dict | None = None
 

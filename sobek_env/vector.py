@@ -34,7 +34,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 
 from .env import RANDOM, REWARD_MODES, as_action, ask, build_opponent
 from .errors import IllegalActionError
-from .game import Game, Table
+from .game import Game, Table, observe
 from .registry import load_game
 
 SEED_BOUND = 2**63
@@ -217,6 +217,7 @@ class GameVectorEnv(VectorEnv):
         """Play game ``i``'s other seats until its learner must act or the game ends; the learner's reward
         meanwhile. Leaves the learner's observation and mask in the buffers."""
         state, seat, n = self._states[i], int(self.seats[i]), self.num_players
+        actions = self.game.num_actions
         reward = 0.0
         while not state.is_over and state.current_player != seat:
             actor = state.current_player
@@ -225,19 +226,14 @@ class GameVectorEnv(VectorEnv):
             if opponent is RANDOM:
                 state.apply(self._chance[i].choice(state.legal_actions()))
             else:
-                state.apply(as_action(ask(opponent, self._observe(state, actor), state), self.game.num_actions))
+                seen = observe(self._observer, state, actor, actions)
+                state.apply(as_action(ask(opponent, seen, state), actions))
             reward += self._reward(state, seat, before)
         self._obs[i] = self._observer.encode(state, seat)
         self._masks[i] = False
         if not state.is_over:
             self._masks[i, state.legal_actions()] = True
         return reward
-
-    def _observe(self, state: Any, seat: int) -> dict:
-        mask = np.zeros(self.game.num_actions, np.int8)
-        if state.current_player == seat and not state.is_over:
-            mask[state.legal_actions()] = 1
-        return {"observation": self._observer.encode(state, seat).copy(), "action_mask": mask}
 
     def _reward(self, state: Any, seat: int, before: list[int] | None) -> float:
         """The learner's reward for the action just played, as the AEC environment gives it."""

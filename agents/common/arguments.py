@@ -1,7 +1,7 @@
 """What train.py's backends (stable-baselines3 in :mod:`agents.training.sb3`, RLlib in
 :mod:`agents.training.rllib_train`)
-share: the parser whose errors are one line, argument types, the training rewards and the evaluations' baselines
-and seeds. Nothing heavy is imported."""
+share: the parser whose errors are one line, argument types and the ranges they accept, the evaluations' baselines
+and seeds (the rewards are :mod:`agents.training.rewards`). Nothing heavy is imported."""
 
 from __future__ import annotations
 
@@ -10,31 +10,8 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from sobek_env.env import REWARD_MODES
-
-# the margin over the best opponent paid as it accrues (at each scoring), or one of the environment's rewards
-ROUND_MARGIN = "round-margin"
-# the same, but the game's final margin counts as MARGIN_CAP * tanh(margin / MARGIN_CAP): a loss by a little
-# and a loss by a lot (an eaten Kleopatra player's) cost nearly alike, as they do in the standings
-CAPPED_MARGIN = "capped-margin"
-MARGIN_CAP = 0.1  # of the game's score scale: 10 talents in Kleopatra, 10 points in Sobek
-LEAD_REWARDS = (ROUND_MARGIN, CAPPED_MARGIN)  # rewards paid as the learner's lead changes
-REWARDS = (*LEAD_REWARDS, *REWARD_MODES)
-# train.py (stable-baselines3) only: the capped margin less the advisor's on the same deal, from the learner's
-# first departure from the advice (agents.training.sb3.TrainingEnv)
-PAIRED_MARGIN = "paired-margin"
 EVAL_BASELINES = ("random", "heuristic")  # what a run's periodic evaluations play against
 EVAL_SEED = 2**31  # evaluation game g is dealt with seed EVAL_SEED + g: the same deals at every evaluation
-
-
-def paid_lead(reward: str, lead: float, over: bool) -> float:
-    """What a lead reward (:data:`LEAD_REWARDS`) has paid in all once the learner's margin / score scale is
-    ``lead``: the lead itself, but at the end of the game a ``capped-margin`` squashes it. Paying the change
-    of this at every step sums to the final value, and the lead before the end only shapes the reward
-    (a potential, in the sense of Ng, Harada and Russell, 1999)."""
-    if over and reward == CAPPED_MARGIN:
-        return MARGIN_CAP * math.tanh(lead / MARGIN_CAP)
-    return lead
 
 
 class TrainingParser(argparse.ArgumentParser):
@@ -48,7 +25,7 @@ def positive_int(text: str) -> int:
     """argparse type: an integer above 0."""
     value = _number(text, int)
     if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text}")
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {text}")
     return value
 
 

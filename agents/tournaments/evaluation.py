@@ -63,6 +63,7 @@ from pathlib import Path
 from typing import Any
 
 from agents import make
+from agents.common.arguments import non_negative_int, positive_int
 from agents.common.files import DirectoryLock, lock_for_command, write_atomic
 from agents.common.workers import WorkerDied, signals_held, sigterm_as_interrupt, stopped_by
 from agents.games import tables as game_tables
@@ -77,37 +78,14 @@ from agents.tournaments.tournament import (
     seating_for,
     summarize,
 )
+from sobek_env.game import OBSERVATION_MODES
 from sobek_env.registry import GAMES, load_game
 from sobek_env.replay import MAX_LINE_BYTES as MAX_REPLAY_LINE
 from sobek_env.replay import Replay, ReplayError, json_line
 
-MODES = ("original", "memory")  # every game's observation modes
 GAMES_FILE = "games.jsonl"
 GAMES_FORMAT = "sobek-games/1"
 MAX_LINE_BYTES = 1024 * 1024
-
-
-def positive_int(text: str) -> int:
-    """argparse type: an integer >= 1."""
-    value = _integer(text)
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
-
-
-def non_negative_int(text: str) -> int:
-    """argparse type: an integer >= 0."""
-    value = _integer(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
-    return value
-
-
-def _integer(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be an integer, got {text!r}") from None
 
 
 def parse_sweep(text: str) -> tuple[str, list[str]]:
@@ -142,7 +120,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--address", metavar="ADDR",
                         help="with --backend ray: the Ray cluster's address (HOST:PORT as ray start --head prints "
                              "it, ray://HOST:PORT, or auto); default: a local Ray")
-    parser.add_argument("--mode", choices=MODES, default="original", help="observation mode (default original)")
+    parser.add_argument("--mode", choices=OBSERVATION_MODES, default="original",
+                        help="observation mode (default original)")
     parser.add_argument("--sweep", type=parse_sweep, metavar="KEY=V1,V2,...",
                         help="vary the first agent's option KEY over these values")
     parser.add_argument("--vs", nargs="+", metavar="SPEC", help="with --sweep: the opponents' spec(s)")

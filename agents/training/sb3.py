@@ -82,7 +82,6 @@ from tqdm import tqdm
 import sobek_env
 from agents.common.arguments import (
     BATCHES,
-    CAPPED_MARGIN,
     CLIP_RANGES,
     DISCOUNTS,
     ENTROPY_COEFFICIENTS,
@@ -92,21 +91,15 @@ from agents.common.arguments import (
     EVAL_GAMES,
     EVAL_SEED,
     GAE_LAMBDAS,
-    LEAD_REWARDS,
     LEARNING_RATES,
-    MARGIN_CAP,
     MAX_ROLLOUT,
     MAX_STEPS,
-    PAIRED_MARGIN,
-    REWARDS,
-    ROUND_MARGIN,
     SEEDS,
     STEPS,
     WEIGHTS,
     Bounds,
     TrainingParser,
     layer_sizes,
-    paid_lead,
     positive_int,
 )
 from agents.common.files import DirectoryLock, lock_for_command
@@ -126,13 +119,21 @@ from agents.players.ppo import load_ppo, load_state, parameter_count, policy_spe
 from agents.players.registry import make
 from agents.tournaments.tournament import agent_seed, wilson_interval
 from agents.training.pool import OpponentPool, parse_entry
+from agents.training.rewards import (
+    CAPPED_MARGIN,
+    LEAD_REWARDS,
+    MARGIN_CAP,
+    PAIRED_MARGIN,
+    REWARDS,
+    ROUND_MARGIN,
+    paid_lead,
+)
 from agents.training.rundir import Checkpoint, Run, RunError, now
 from sobek_env.env import as_action, ask
-from sobek_env.game import Table
+from sobek_env.game import OBSERVATION_MODES, Table
 from sobek_env.registry import GAMES, load_game
 
 FALLBACK_TIMESTEPS = 1_000_000  # a table without a measured budget
-MODES = ("original", "memory")  # every game's observation modes
 DEFAULT_POOL = ("random@1", "greedy@1", "heuristic@3", "heuristic:tolerance=0.2@1", "heuristic:tolerance=0.8@1")
 ENVS_PER_CORE = 4  # a step is short: more envs than cores amortise the policy's batch (measured best at 4)
 MAX_DEFAULT_ENVS = 16  # each worker holds torch (~300 MB)
@@ -199,7 +200,7 @@ def build_parser() -> TrainingParser:
                      help="seed of everything (default: drawn, then recorded)")
     run.add_argument("--envs", type=RANGES["envs"], metavar="N",
                      help=f"environments in parallel processes (default {d['envs']})")
-    run.add_argument("--mode", choices=MODES, help=f"observation mode (default {d['mode']})")
+    run.add_argument("--mode", choices=OBSERVATION_MODES, help=f"observation mode (default {d['mode']})")
     run.add_argument("--reward", choices=(*REWARDS, PAIRED_MARGIN),
                      help=f"reward: {ROUND_MARGIN} (the margin, paid at each scoring), {CAPPED_MARGIN} (the same, the "
                           f"final margin squashed to +-{MARGIN_CAP:g} of the score scale), {PAIRED_MARGIN} (the "
@@ -351,7 +352,7 @@ def check_fields(config: dict) -> None:
     if isinstance(config["players"], bool) or config["players"] not in game.player_counts:
         raise fail("players", f"must be a player count of {game.title}, {game.min_players} to {game.max_players}, "
                               f"got {config['players']!r}")
-    for key, choices in (("mode", MODES), ("reward", (*REWARDS, PAIRED_MARGIN)),
+    for key, choices in (("mode", OBSERVATION_MODES), ("reward", (*REWARDS, PAIRED_MARGIN)),
                          ("features", feature_sets(config["game"]))):
         if config[key] not in choices:
             raise fail(key, f"must be one of {', '.join(choices)}, got {config[key]!r}")
@@ -466,7 +467,7 @@ class TrainingEnv(sobek_env.SingleAgentEnv):
     reward paid as it accrues: the change of the game's margin (own score - best other score, see
     ``Game.margins``) / its score scale whenever scores move. It sums to the margin but tells which
     part of the game earned it. ``capped-margin`` is paid the same way, but sums to the final margin
-    squashed (:func:`agents.common.arguments.paid_lead`).
+    squashed (:func:`agents.training.rewards.paid_lead`).
 
     ``paired-margin`` (features with advice) pays, at the end, the capped margin less the one the advice
     would have reached on the same deal: at the learner's first departure from the advised action the game
