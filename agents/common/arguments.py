@@ -1,7 +1,8 @@
 """What train.py's backends (stable-baselines3 in :mod:`agents.training.sb3`, RLlib in
 :mod:`agents.training.rllib_train`)
 share: the parser whose errors are one line, argument types and the ranges they accept, the evaluations' baselines
-and seeds (the rewards are :mod:`agents.training.rewards`). Nothing heavy is imported."""
+and seeds (the rewards are :mod:`agents.training.rewards`; the number types, :mod:`sobek_env.arguments`, are
+imported from the library so that every command shares them). Nothing heavy is imported."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ import argparse
 import math
 from dataclasses import dataclass
 from typing import Any
+
+from sobek_env.arguments import non_negative_float, non_negative_int, number, positive_float, positive_int
 
 EVAL_BASELINES = ("random", "heuristic")  # what a run's periodic evaluations play against
 EVAL_SEED = 2**31  # evaluation game g is dealt with seed EVAL_SEED + g: the same deals at every evaluation
@@ -19,49 +22,6 @@ class TrainingParser(argparse.ArgumentParser):
 
     def error(self, message: str) -> None:
         self.exit(2, f"{self.prog}: error: {message}\n")
-
-
-def positive_int(text: str) -> int:
-    """argparse type: an integer above 0."""
-    value = _number(text, int)
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {text}")
-    return value
-
-
-def non_negative_int(text: str) -> int:
-    """argparse type: an integer from 0."""
-    value = _number(text, int)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, got {text}")
-    return value
-
-
-def positive_float(text: str) -> float:
-    """argparse type: a finite number above 0."""
-    value = _number(text, float)
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be a positive number, got {text}")
-    return value
-
-
-def non_negative_float(text: str) -> float:
-    """argparse type: a finite number from 0."""
-    value = _number(text, float)
-    if not value >= 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, got {text}")
-    return value
-
-
-def _number(text: str, kind: type) -> int | float:
-    try:
-        value = kind(text)
-    except ValueError:
-        noun = "an integer" if kind is int else "a number"
-        raise argparse.ArgumentTypeError(f"must be {noun}, got {text!r}") from None
-    if kind is float and not math.isfinite(value):  # an integer is always finite
-        raise argparse.ArgumentTypeError(f"must be finite, got {text}")
-    return value
 
 
 @dataclass(frozen=True)
@@ -91,7 +51,7 @@ class Bounds:
         return value
 
     def __call__(self, text: str) -> int | float:
-        value = _number(text, self.kind)
+        value = number(text, self.kind)
         if not self.holds(value):
             raise argparse.ArgumentTypeError(f"must be {self}, got {text}")
         return value
@@ -125,3 +85,7 @@ def layer_sizes(text: str) -> list[int]:
     if not sizes or min(sizes) <= 0:
         raise argparse.ArgumentTypeError(f"must be comma-separated positive layer sizes, e.g. 256,256; got {text!r}")
     return sizes
+
+
+__all__ = ["EVAL_BASELINES", "EVAL_SEED", "Bounds", "TrainingParser", "layer_sizes", "non_negative_float",
+           "non_negative_int", "positive_float", "positive_int"]

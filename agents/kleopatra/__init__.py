@@ -22,13 +22,12 @@ register(GameAgents(
     baselines=BASELINES,
     reference_baselines=PYTHON_BASELINES,
     # the heuristic's choice until Cleopatra's third step, then each action played out to the end by
-    # heuristics on the same 24 determinizations, fewer when their rollouts pass 4,000 actions (about a
-    # CPU second) (docs/search.md, "Kleopatra: searching the late game")
+    # heuristics on the same 24 determinizations, fewer when their rollouts pass 4,000 actions
+    # (docs/search.md, "Kleopatra: searching the late game")
     search={"mode": "paired", "simulations": 24, "rollout": "heuristic", "depth": 0, "guide": "heuristic",
             "late": 0.6, "steps": 4000},
-    # with the advice features: measured about 275 learner steps/s with 3 players over a whole run (each step
-    # waits for the heuristic's advice and two opponents), about 185 with 4 (800k steps in 73 minutes,
-    # evaluations included); 5 players 600k in 68 minutes (about 150 steps/s, a tournament running beside)
+    # budgets set for runs of one to two hours on 2 cores with the advice features (docs/kleopatra_learning.md);
+    # fewer steps with more players, whose opponents act between the learner's steps
     timesteps={3: 1_000_000, 4: 800_000, 5: 600_000},
     # where its learner trains better otherwise (docs/kleopatra_learning.md): what corruption buys depends on
     # how corrupt the others are, so the learner meets the heuristic alone, and starts closer to the

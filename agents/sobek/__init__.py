@@ -20,13 +20,12 @@ register(GameAgents(
     game="sobek",
     baselines=BASELINES,
     reference_baselines=PYTHON_BASELINES,
-    # the heuristic's choice for the first 30% of the game, then the paired search: 67.0% of 100 games
-    # against heuristic at 0.26 CPU s a decision, where the tree needs 1600 simulations and 0.73 s for
-    # 70.8% of 60 (docs/search.md, "Sobek: the paired search")
+    # the heuristic's choice for the first 30% of the game, then the paired search, which beat the tree search
+    # for less time a decision (the figures: docs/search.md, "Sobek: the paired search")
     search={"mode": "paired", "simulations": 16, "rollout": "heuristic", "depth": 0, "guide": "heuristic",
             "late": 0.3, "steps": 4000},
-    # within an hour on 2 cores: measured 1,400-2,000 steps/s with 2 players and the advice features,
-    # about half that with 4 (three opponents act between the learner's steps)
+    # budgets set for runs of about an hour on 2 cores with the advice features; fewer steps with more
+    # players, whose opponents act between the learner's steps
     timesteps={2: 3_000_000, 3: 2_500_000, 4: 2_000_000},
     feature_sets=FEATURE_SETS,
     default_features=DEFAULT_FEATURES,
