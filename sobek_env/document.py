@@ -20,7 +20,8 @@ MAX_DEPTH = 12        # nesting levels: state documents use a handful
 
 
 def fail(path: str, problem: str) -> StateFormatError:
-    return StateFormatError(f"{path}: {problem}")
+    """The error for the field at ``path`` (the whole document where the path is empty)."""
+    return StateFormatError(f"{path or 'document'}: {problem}")
 
 
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -76,7 +77,7 @@ def get(doc: Mapping[str, Any], key: str, path: str) -> Any:
     return doc[key]
 
 
-def integer(value: Any, path: str, low: int, high: int | None) -> int:
+def integer(value: Any, path: str, low: int, high: int | None = None) -> int:
     """An integer from ``low`` to ``high`` (no upper limit if ``high`` is None)."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise fail(path, f"must be an integer, got {value!r}"[:200])

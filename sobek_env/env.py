@@ -51,7 +51,7 @@ from pettingzoo.utils import BaseWrapper
 from pettingzoo.utils.env_logger import EnvLogger
 
 from .errors import IllegalActionError, UnknownAgentError
-from .game import Game, Table
+from .game import Game, Table, legal_mask, observe
 from .registry import load_game
 
 REWARD_MODES = ("win", "margin", "score")
@@ -107,21 +107,60 @@ def ask(agent: Any, observation: dict, state: Any) -> Any:
     return agent.act(observation)
 
 
+RANDOM = "random"  # the spec of the built-in opponent
+
+
+class RandomOpponent:
+    """The library's own opponent (spec ``"random"``): a legal action drawn uniformly, from its own generator,
+    with the draws of ``agents.make("random")``; the environments need no agents package to use it."""
+
+    name = RANDOM
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def seed(self, seed: int | None) -> None:
+        """Restart the generator (the environments call this on a seeded reset)."""
+        self.rng = random.Random(seed)
+
+    def act(self, observation: dict) -> int:
+        return self.rng.choice(np.flatnonzero(observation["action_mask"]).tolist())
+
+
+def build_opponent(spec: Any, table: Table, make_agent: Any = None) -> Any:
+    """An opponent from ``spec``: an agent object as it is, ``"random"`` the built-in :class:`RandomOpponent`,
+    another string built by ``make_agent(spec, table=table)``; without a factory such a string needs the
+    agents package, imported then (``agents.make``) and only then, so that the library alone never imports it."""
+    if isinstance(spec, str):
+        if spec.strip() == RANDOM:
+            return RandomOpponent()
+        if make_agent is None:
+            from agents import make as make_agent  # an agent spec names the agents package's players
+        spec = make_agent(spec, table=table)
+    if not hasattr(spec, "act"):
+        raise ValueError(f"opponent {spec!r:.80} is neither an agent spec nor an agent with act(observation)")
+    return spec
+
+
 class LegalDiscrete(spaces.Discrete):
     """``Discrete(n)`` whose ``sample()`` without a mask draws a legal action of its agent when that
-    agent must act (so generic tools that ignore masks send legal actions)."""
+    agent must act (so generic tools that ignore masks send legal actions). The environment is held weakly;
+    a subclass says where the mask comes from (:meth:`legal_mask`)."""
 
-    def __init__(self, n: int, env: raw_env | None = None, agent: str | None = None) -> None:
+    def __init__(self, n: int, env: Any = None, agent: str | None = None) -> None:
         super().__init__(n)
         self._env = None if env is None else weakref.ref(env)
         self._agent = agent
 
+    def legal_mask(self, env: Any) -> np.ndarray | None:
+        """The mask an unmasked sample draws from (None: any action)."""
+        mask = env.mask(self._agent)
+        return mask if mask.any() else None  # not this agent's turn: any action (it will not be asked for one)
+
     def sample(self, mask: Any = None, probability: Any = None) -> np.int64:
         env = self._env() if self._env is not None else None
         if mask is None and probability is None and env is not None:
-            mask = env.mask(self._agent)
-            if not mask.any():
-                mask = None  # not this agent's turn: any action (it will not be asked for one)
+            mask = self.legal_mask(env)
         return super().sample(mask=mask, probability=probability)
 
     def __getstate__(self) -> dict:
@@ -267,21 +306,13 @@ class raw_env(AECEnv):
         seat = self._seat(agent)
         if self.game is None:
             return np.zeros(self._num_actions, dtype=np.int8)
-        return self._mask(seat)
+        return legal_mask(self.game, seat, self._num_actions)
 
     def _seat(self, agent: str) -> int:
         try:
             return self.agent_name_mapping[agent]
         except (KeyError, TypeError):
             raise unknown_agent(agent, self.possible_agents) from None
-
-    def _mask(self, seat: int) -> np.ndarray:
-        game = self.game
-        mask = bytearray(self._num_actions)  # set item by item, then viewed as int8: half numpy's cost
-        if seat == game.current_player and not game.is_over:
-            for action in game.legal_actions():
-                mask[action] = 1
-        return np.frombuffer(mask, dtype=np.int8)
 
     def observe(self, agent: str) -> dict:
         try:
@@ -290,7 +321,7 @@ class raw_env(AECEnv):
             raise unknown_agent(agent, self.possible_agents) from None
         if self.game is None:
             raise RuntimeError("call reset() before observe()")
-        return {"observation": self._observer.encode(self.game, seat).copy(), "action_mask": self._mask(seat)}
+        return observe(self._observer, self.game, seat, self._num_actions)
 
     def last(self, observe: bool = True) -> tuple:
         agent = self.agent_selection  # AECEnv.last, without a call in between: it runs at every agent-step

@@ -21,14 +21,24 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from numbers import Integral
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
+
+import numpy as np
+
+from .errors import IllegalActionError
 
 if TYPE_CHECKING:
     from types import ModuleType
 
-    import numpy as np
-
 ENGINES = ("native", "python")  # a game's engines, in the order the default is chosen
+OBSERVATION_MODES = ("original", "memory")  # what the seat sees now, or that with perfect recall: every game's
+
+
+def check_observation_mode(mode: str, modes: Sequence[str] = OBSERVATION_MODES) -> None:
+    """ValueError unless ``mode`` is one of ``modes``."""
+    if mode not in modes:
+        raise ValueError(f"observation_mode must be one of {', '.join(modes)}, got {mode!r}")
 
 
 def python_state(state: Any) -> Any:
@@ -74,6 +84,73 @@ class Phase:
         return self
 
 
+class PhasedState:
+    """What the games' Python states share: the legal actions of the pending phase (cached until the next
+    action) and ``apply``, which refuses anything but a legal integer id in one line, changing nothing.
+
+    A subclass sets :attr:`turn_start` (the phase that decides when nothing is pending) and
+    :attr:`action_names`, and has the slots ``rules`` (with ``num_players``), ``current_player``, ``pending``,
+    ``over`` and ``_legal``; :meth:`phase_name` names the pending phase for people.
+    """
+
+    engine = "python"  # the reference engine (a native twin may serve instead: Game.engines)
+    turn_start: ClassVar[Phase]
+    action_names: ClassVar[tuple[str, ...]]
+    __slots__ = ()
+    __hash__ = None  # mutable
+
+    @property
+    def num_players(self) -> int:
+        return self.rules.num_players
+
+    @property
+    def is_over(self) -> bool:
+        return self.over
+
+    def phase_name(self) -> str:
+        """The pending phase's name (the turn start's when nothing is pending)."""
+        return (self.turn_start if self.pending is None else self.pending).name
+
+    def legal_actions(self) -> list[int]:
+        """The sorted legal action ids of ``current_player`` ([] once the game is over)."""
+        return list(self._legal_ids())
+
+    def _legal_ids(self) -> list[int]:
+        legal = self._legal
+        if legal is None:
+            legal = [] if self.over else (self.turn_start if self.pending is None else self.pending).legal(self)
+            self._legal = legal
+        return legal
+
+    def apply(self, action: int) -> None:
+        """Play ``action`` for ``current_player``; IllegalActionError, changing nothing, for anything but a
+        legal integer id."""
+        if type(action) is not int:
+            if isinstance(action, bool) or not isinstance(action, Integral):
+                raise IllegalActionError(f"an action must be an integer id from 0 to {len(self.action_names) - 1}, "
+                                         f"got {action!r:.40} ({type(action).__name__})")
+            action = int(action)
+        legal = self._legal
+        if legal is None:
+            legal = self._legal_ids()
+        if action not in legal:
+            raise IllegalActionError(self._illegal_message(action, legal))
+        self._legal = None
+        pending = self.pending
+        (self.turn_start if pending is None else pending).apply(self, action)
+
+    def _illegal_message(self, action: int, legal: list[int]) -> str:
+        if self.over:
+            return f"action {action} is not legal: the game is over"
+        names = self.action_names
+        if not 0 <= action < len(names):
+            what = f"action {action} is out of range (ids are 0 to {len(names) - 1})"
+        else:
+            what = f"action {action} ({names[action]}) is not legal now"
+        legal_names = ", ".join(f"{a} {names[a]}" for a in legal)
+        return f"{what} for player {self.current_player} at {self.phase_name()}; legal: {legal_names}"
+
+
 @runtime_checkable
 class State(Protocol):
     """The protocol every game's state follows (INTERFACE.md, "Games"); ``engine`` is ``"native"`` or
@@ -103,6 +180,22 @@ class Observer(Protocol):
     """Writes one seat's view of a state into a preallocated float32 buffer (returned, not copied)."""
 
     def encode(self, state: State, seat: int) -> np.ndarray: ...
+
+
+def legal_mask(state: State, seat: int, num_actions: int) -> np.ndarray:
+    """``seat``'s legal actions in ``state`` as an int8 mask of ``num_actions``: all 0 unless it is the seat to
+    move of a game not over."""
+    mask = bytearray(num_actions)  # set item by item, then viewed as int8: half numpy's cost
+    if seat == state.current_player and not state.is_over:
+        for action in state.legal_actions():
+            mask[action] = 1
+    return np.frombuffer(mask, dtype=np.int8)
+
+
+def observe(observer: Observer, state: State, seat: int, num_actions: int) -> dict[str, np.ndarray]:
+    """``seat``'s observation dict of ``state``, as every environment gives it: its vector (a copy: the
+    observer's buffer is reused) and its :func:`legal_mask`."""
+    return {"observation": observer.encode(state, seat).copy(), "action_mask": legal_mask(state, seat, num_actions)}
 
 
 @dataclass(frozen=True)
@@ -151,15 +244,11 @@ class Game(ABC):
     max_players: ClassVar[int]
     default_players: ClassVar[int]
     action_names: ClassVar[tuple[str, ...]]
-    observation_modes: ClassVar[tuple[str, ...]] = ("original", "memory")
+    observation_modes: ClassVar[tuple[str, ...]] = OBSERVATION_MODES
     score_scale: ClassVar[float] = 100.0  # scores are divided by this in observations and rewards
     observation_high: ClassVar[float] = 100.0  # every entry of an observation lies in [0, observation_high]
     rules_options: ClassVar[tuple[str, ...]] = ()  # the keyword arguments of new() besides players and seed
     columns: ClassVar[tuple[Column, ...]] = ()     # what a tournament reports beside wins, scores and ratings
-    # the study of corruption: (column of corruption, column of its cost, the cost's axis label)
-    corruption_axes: ClassVar[tuple[str, str, str] | None] = None
-    # how often corruption was punished: (column, axis label); agents.analysis.study draws it across games
-    penalty_rate: ClassVar[tuple[str, str] | None] = None
 
     # ------------------------------------------------------------------ actions and tables
 
@@ -185,9 +274,7 @@ class Game(ABC):
         if isinstance(num_players, bool) or not isinstance(num_players, int) or num_players not in self.player_counts:
             raise ValueError(f"{self.title} is for {self.min_players} to {self.max_players} players, "
                              f"got num_players={num_players!r}")
-        if observation_mode not in self.observation_modes:
-            raise ValueError(f"observation_mode must be one of {', '.join(self.observation_modes)}, "
-                             f"got {observation_mode!r}")
+        check_observation_mode(observation_mode, self.observation_modes)
 
     def table(self, num_players: int | None = None, observation_mode: str = "original", **rules: Any) -> Table:
         """A :class:`Table` of this game (default player count if none is given)."""
@@ -233,6 +320,11 @@ class Game(ABC):
                 "its native engine was not built here (no C++ compiler at install?)"
             raise ValueError(f"{self.title} cannot be played on the {engine} engine: {why}")
         return engine
+
+    def stress_profile(self) -> ModuleType:
+        """The game's stress profile for :mod:`sobek_env.stress` (a module: ``draw(rng, num_players)``,
+        ``RELOAD_WITHIN``, ``GAME_TAGS``, its report's sections and ``RARE_PATHS``; docs/adding-a-game.md)."""
+        raise NotImplementedError(f"{self.title} has no stress profile (Game.stress_profile)")
 
     @abstractmethod
     def max_game_length(self, num_players: int, **rules: Any) -> int:

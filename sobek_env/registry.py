@@ -1,19 +1,41 @@
-"""The registry of games: each name maps to the package that defines its :class:`~sobek_env.game.Game`.
+"""The registry of games: the game packages under ``sobek_env/``, each giving one :class:`~sobek_env.game.Game`.
 
-A game package is imported only when it is loaded, so the game-agnostic layer and one game never
-import another game. The registry also knows each game's version (the suffix of its environment
-module and Gymnasium id), so that registering the environments imports no game; a test checks it
-against the game object's own ``version``.
+A game is a package ``sobek_env/<name>/`` whose ``GAME`` is its game object, beside its versioned module
+``sobek_env/<name>_v<version>.py`` (PettingZoo's convention: the environments with the game fixed). The
+registry finds them by looking at the files, without importing any: registering the environments imports no
+game, the game-agnostic layer and one game never import another game, and adding a game is adding its package
+and its versioned module, with no edit here (docs/adding-a-game.md). A test checks each version against the
+game object's own ``version``.
 """
 
 from __future__ import annotations
 
 import importlib
+import pkgutil
+import re
+from pathlib import Path
 
 from .game import Game
 
-# name -> (the module whose GAME is the game object, its version), in the manner of OpenSpiel's registry
-_PACKAGES = {"sobek": ("sobek_env.sobek", 1), "kleopatra": ("sobek_env.kleopatra", 1)}
+_VERSIONED = re.compile(r"(?P<name>[a-z][a-z0-9_]*)_v(?P<version>[1-9][0-9]*)")
+
+
+def discover(folder: Path, package: str) -> dict[str, tuple[str, int]]:
+    """The games in ``folder`` (the directory of ``package``): name -> (the game package's module name, its
+    version), each package that has a versioned module beside it (the highest version where there are several)."""
+    here = list(pkgutil.iter_modules([str(folder)], prefix=f"{package}."))
+    packages = {found.name.rpartition(".")[2]: found.name for found in here if found.ispkg}
+    games: dict[str, tuple[str, int]] = {}
+    for found in here:
+        versioned = _VERSIONED.fullmatch(found.name.rpartition(".")[2])
+        if versioned and not found.ispkg and versioned["name"] in packages:
+            name, number = versioned["name"], int(versioned["version"])
+            if number > games.get(name, ("", 0))[1]:
+                games[name] = (packages[name], number)
+    return dict(sorted(games.items()))
+
+
+_PACKAGES = discover(Path(__file__).parent, __package__)
 GAMES: tuple[str, ...] = tuple(_PACKAGES)
 
 

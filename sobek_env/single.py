@@ -4,76 +4,74 @@ Made for sb3-contrib's MaskablePPO: the observation is the learner's flat
 vector, ``action_masks()`` gives its legal actions, and the opponents' turns
 (including their sub-decisions) are played inside ``step``. The reward is the
 learner's reward of the AEC environment accumulated since its previous action.
-Registered with Gymnasium as ``sobek_env/<Game>-v<version>`` (``gymnasium.make(
-"sobek_env/Sobek-v1", opponents=["heuristic"])``).
+Registered with Gymnasium as ``sobek_env/<Game>-v<version>``: ``gymnasium.make("sobek_env/Sobek-v1")``
+plays the built-in random opponent; ``opponents=[...]`` takes agent objects, or specs built by the
+``make_agent(spec, table=...)`` factory given (``agents.make`` if none is: the agents package is then
+imported, and only then).
 """
 
 from __future__ import annotations
 
 import copy
 import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import gymnasium as gym
 import numpy as np
 
-from .env import as_action, as_seed, ask, raw_env
+from .env import LegalDiscrete, as_action, as_seed, ask, build_opponent, raw_env
 from .game import Game, Table
 from .registry import load_game
 
 
-class LegalDiscrete(gym.spaces.Discrete):
-    """``Discrete(n)`` whose ``sample()`` without a mask draws a legal action of the env's current position
-    (so generic tools such as ``check_env`` send legal actions).
+class LearnerDiscrete(LegalDiscrete):
+    """The learner's :class:`~sobek_env.env.LegalDiscrete`: an unmasked sample draws a legal action of the
+    env's current position.
 
     Seeding the space with ``s`` makes its next unmasked sample legal in the game that ``reset(seed=s)``
     deals: Gymnasium's determinism check seeds the space, samples, then resets with the same seed and
     steps, so the action must be legal after that reset, not in the position the check left behind.
     """
 
-    def __init__(self, n: int, env: SingleAgentEnv) -> None:
-        super().__init__(n)
-        self._env = weakref.ref(env)
-        self._deal: int | None = None  # the seed of the game the next sample is for
+    _deal: int | None = None  # the seed of the game the next sample is for
 
     def seed(self, seed: int | None = None) -> list[int]:
         self._deal = seed
         return super().seed(seed)
 
-    def sample(self, mask: Any = None, probability: Any = None) -> np.int64:
-        env = self._env() if self._env is not None else None
-        if mask is None and probability is None and env is not None:
-            if self._deal is not None:
-                fresh = copy.deepcopy(env)
-                fresh.reset(seed=self._deal)
-                mask = fresh._last["action_mask"]
-            elif env._last is not None:
-                mask = env._last["action_mask"]
-        self._deal = None
-        return super().sample(mask=mask, probability=probability)
+    def legal_mask(self, env: SingleAgentEnv) -> np.ndarray | None:
+        if self._deal is not None:
+            fresh = copy.deepcopy(env)
+            fresh.reset(seed=self._deal)
+            return fresh._last["action_mask"]
+        return env._last["action_mask"] if env._last is not None else None
 
-    def __getstate__(self) -> dict:
-        state = dict(self.__dict__)
-        state["_env"] = None  # a weak reference cannot be pickled: the copy's owner sets it again
-        return state
+    def sample(self, mask: Any = None, probability: Any = None) -> np.int64:
+        try:
+            return super().sample(mask=mask, probability=probability)
+        finally:
+            self._deal = None
 
 
 class SingleAgentEnv(gym.Env):
     """One learner against ``opponents`` at a random (``seat=None``) or fixed seat of ``game``.
 
     ``opponents`` is one agent (it fills every other seat), a sequence of ``num_players - 1``
-    agents or agent specs (``"heuristic"``, built with ``agents.make`` for this table), or a pool:
-    an object with ``sample(rng: numpy.random.Generator, count: int) -> list`` called at every
-    reset. Agents that have a ``seed(int)`` method are reseeded on each reset, so a seeded reset
-    replays the same episode; an agent with ``wants_state`` is also handed the game's state.
+    agents or agent specs, or a pool: an object with ``sample(rng: numpy.random.Generator, count: int) -> list``
+    called at every reset. The spec ``"random"`` is the library's own :class:`~sobek_env.env.RandomOpponent`;
+    other specs (``"heuristic"``) are built for this table by ``make_agent(spec, table=...)``, by default
+    ``agents.make`` (imported only when such a spec is given). Agents that have a ``seed(int)`` method are
+    reseeded on each reset, so a seeded reset replays the same episode; an agent with ``wants_state`` is also
+    handed the game's state.
     ``env_kwargs`` go to :class:`sobek_env.env.raw_env` (observation_mode, reward_mode, rules options).
     """
 
     metadata = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 1}
 
     def __init__(self, opponents: Any, num_players: int | None = None, seat: int | None = None,
-                 game: Game | str = "sobek", **env_kwargs: Any) -> None:
+                 game: Game | str = "sobek", make_agent: Callable[..., Any] | None = None,
+                 **env_kwargs: Any) -> None:
         super().__init__()
         if env_kwargs.get("illegal_action", "raise") != "raise":
             raise ValueError("SingleAgentEnv always raises on an illegal action; drop illegal_action")
@@ -86,10 +84,11 @@ class SingleAgentEnv(gym.Env):
         self.num_players = num_players
         self.fixed_seat = seat
         self.render_mode = self.aec.render_mode
+        self._make_agent = make_agent
         self._pool = opponents if hasattr(opponents, "sample") else None
         self.opponents = [] if self._pool is not None else self._check_opponents(opponents)
         self.observation_space = self.aec.observation_space("player_0")["observation"]
-        self.action_space = LegalDiscrete(game.num_actions, self)
+        self.action_space = LearnerDiscrete(game.num_actions, self)
         self.seat = 0 if seat is None else seat
         self._last: dict | None = None
 
@@ -104,16 +103,7 @@ class SingleAgentEnv(gym.Env):
             raise ValueError(
                 f"opponents must be one agent, a pool with sample(), or a list of {self.num_players - 1} agents"
             )
-        out = []
-        for agent in opponents:
-            if isinstance(agent, str):
-                from agents import make  # specs need the agents package; the environment alone does not
-
-                agent = make(agent, table=self.table)
-            if not hasattr(agent, "act"):
-                raise ValueError(f"opponent {agent!r} has no act(observation) method")
-            out.append(agent)
-        return out
+        return [build_opponent(agent, self.table, self._make_agent) for agent in opponents]
 
     @property
     def game(self) -> Any:

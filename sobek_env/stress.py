@@ -19,13 +19,12 @@ What a game reached is counted from the engine's own report of the rules paths
 it took (the state's ``log``), beside the count of every action id. What is
 particular to a game (its policies, which weight action kinds so that rare
 corners are reached; its report's sections; the rare paths it must show) is its
-stress profile, ``sobek_env/<game>/stress.py``.
+stress profile, which its game object gives (``Game.stress_profile()``, e.g. ``sobek_env/sobek/stress.py``).
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import random
 import sys
@@ -39,6 +38,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from .arguments import non_negative_int, positive_int
 from .env import REWARD_MODES, raw_env
 from .game import Game, State
 from .registry import GAMES, load_game
@@ -47,8 +47,8 @@ CHUNK = 100  # games per task handed to a worker
 
 
 def profile(game: Game) -> ModuleType:
-    """The game's stress profile (``sobek_env/<game>/stress.py``)."""
-    return importlib.import_module(f"sobek_env.{game.name}.stress")
+    """The game's stress profile (:meth:`Game.stress_profile`)."""
+    return game.stress_profile()
 
 
 @dataclass(frozen=True)
@@ -343,30 +343,18 @@ def format_report(data: dict) -> str:
 # ---------------------------------------------------------------------- command line
 
 
-def _int_at_least(low: int) -> Callable[[str], int]:
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
-        if value < low:
-            raise argparse.ArgumentTypeError(f"must be at least {low}, got {value}")
-        return value
-    return parse
-
-
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="sobek-env stress",
         description="Play many games, check every invariant after every step, count the rare paths reached.",
     )
     parser.add_argument("--game", choices=GAMES, default="sobek", help="the game (default sobek)")
-    parser.add_argument("--games", type=_int_at_least(1), default=1000, help="games to play (default 1000)")
-    parser.add_argument("--workers", type=_int_at_least(1), default=1, help="processes (default 1)")
-    parser.add_argument("--seed", type=_int_at_least(0), default=0, help="seed of the first game (default 0)")
-    parser.add_argument("--players", type=_int_at_least(1), nargs="+",
+    parser.add_argument("--games", type=positive_int, default=1000, help="games to play (default 1000)")
+    parser.add_argument("--workers", type=positive_int, default=1, help="processes (default 1)")
+    parser.add_argument("--seed", type=non_negative_int, default=0, help="seed of the first game (default 0)")
+    parser.add_argument("--players", type=positive_int, nargs="+",
                         help="player counts, used in turn (default: every count the game allows)")
-    parser.add_argument("--env-every", type=_int_at_least(0), default=10,
+    parser.add_argument("--env-every", type=non_negative_int, default=10,
                         help="play every Nth game through the PettingZoo environment (0: never; default 10)")
     parser.add_argument("--json", type=Path, help="also write the report as JSON to this file")
     parser.add_argument("--progress", action="store_true", help="print progress to stderr")

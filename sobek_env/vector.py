@@ -32,12 +32,11 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 
-from .env import REWARD_MODES, as_action, ask
+from .env import RANDOM, REWARD_MODES, as_action, ask, build_opponent
 from .errors import IllegalActionError
-from .game import Game, Table
+from .game import Game, Table, observe
 from .registry import load_game
 
-RANDOM = "random"
 SEED_BOUND = 2**63
 
 
@@ -49,7 +48,8 @@ def vector_env(game: Game | str = "sobek", num_envs: int = 64, num_players: int 
     """``num_envs`` games of ``game``, one learner seat each, against ``opponents`` (see the module docstring).
 
     ``opponents`` holds one spec or agent per other seat, or a single one for all of them. ``make_agent(spec,
-    table)`` builds an agent from a spec other than ``"random"`` (default: ``agents.make``). ``engine``:
+    table=...)`` builds an agent from a spec other than ``"random"`` (default: ``agents.make``, imported only when
+    such a spec is given: the library alone never imports the agents package). ``engine``:
     ``"native"``, ``"python"`` or None (native where it was built)."""
     return GameVectorEnv(game, num_envs, num_players, opponents, observation_mode, reward_mode, seed, seat,
                          make_agent, engine, **rules)
@@ -117,13 +117,7 @@ class GameVectorEnv(VectorEnv):
             if spec == RANDOM:
                 out.append(RANDOM)
                 continue
-            if isinstance(spec, str):
-                if make_agent is None:
-                    from agents import make as make_agent  # specs need the agents package; random does not
-                spec = make_agent(spec, table=self.table)
-            if not hasattr(spec, "act"):
-                raise ValueError(f"opponent {spec!r} is neither 'random', an agent spec nor an agent with act()")
-            out.append(spec)
+            out.append(build_opponent(spec, self.table, make_agent))
         return out
 
     # ------------------------------------------------------------------ the Gymnasium API
@@ -223,6 +217,7 @@ class GameVectorEnv(VectorEnv):
         """Play game ``i``'s other seats until its learner must act or the game ends; the learner's reward
         meanwhile. Leaves the learner's observation and mask in the buffers."""
         state, seat, n = self._states[i], int(self.seats[i]), self.num_players
+        actions = self.game.num_actions
         reward = 0.0
         while not state.is_over and state.current_player != seat:
             actor = state.current_player
@@ -231,19 +226,14 @@ class GameVectorEnv(VectorEnv):
             if opponent is RANDOM:
                 state.apply(self._chance[i].choice(state.legal_actions()))
             else:
-                state.apply(as_action(ask(opponent, self._observe(state, actor), state), self.game.num_actions))
+                seen = observe(self._observer, state, actor, actions)
+                state.apply(as_action(ask(opponent, seen, state), actions))
             reward += self._reward(state, seat, before)
         self._obs[i] = self._observer.encode(state, seat)
         self._masks[i] = False
         if not state.is_over:
             self._masks[i, state.legal_actions()] = True
         return reward
-
-    def _observe(self, state: Any, seat: int) -> dict:
-        mask = np.zeros(self.game.num_actions, np.int8)
-        if state.current_player == seat and not state.is_over:
-            mask[state.legal_actions()] = 1
-        return {"observation": self._observer.encode(state, seat).copy(), "action_mask": mask}
 
     def _reward(self, state: Any, seat: int, before: list[int] | None) -> float:
         """The learner's reward for the action just played, as the AEC environment gives it."""

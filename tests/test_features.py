@@ -101,19 +101,12 @@ def test_the_feature_wrapper_gives_plain_gymnasium_users_what_a_model_reads() ->
               skip_render_check=True)
 
 
-def test_a_game_without_an_agents_package_reads_the_raw_observation(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A game whose agents package has no features module offers ``raw`` alone (this once raised
-    ModuleNotFoundError); any other import error is not hidden."""
-    import agents.players.features as features
+def test_a_game_without_feature_sets_reads_the_raw_observation(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game whose agents package registers no feature sets offers ``raw`` alone; an error importing a game's
+    agents package is not hidden."""
+    import agents.games as games
 
-    real = features.importlib.import_module
-
-    def without(name: str, package: str | None = None):  # loading kleopatra imports its compiled part too
-        if name == "agents.kleopatra.features":
-            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
-        return real(name, package)
-
-    monkeypatch.setattr(features.importlib, "import_module", without)
+    monkeypatch.setattr(games, "_REGISTERED", {"kleopatra": games.GameAgents(game="kleopatra", baselines={})})
     assert feature_sets("kleopatra") == ("raw",)
     table = sobek_env.raw_env(game="kleopatra", num_players=2).table
     assert Featurizer("raw", table).size == table.game.observation_size(2)
@@ -123,7 +116,8 @@ def test_a_game_without_an_agents_package_reads_the_raw_observation(monkeypatch:
     def broken(name: str):
         raise ModuleNotFoundError("No module named 'numpyy'", name="numpyy")
 
-    monkeypatch.setattr(features.importlib, "import_module", broken)
+    monkeypatch.setattr(games, "_REGISTERED", {})
+    monkeypatch.setattr(games.importlib, "import_module", broken)
     with pytest.raises(ModuleNotFoundError, match="numpyy"):
         feature_sets("kleopatra")
 

@@ -11,7 +11,8 @@ import pytest
 
 import sobek_env
 from agents import make
-from agents.search.ismcts import DEFAULT_SIMULATIONS, GAME_SETTINGS, ISMCTSAgent
+from agents.games import tables
+from agents.search.ismcts import DEFAULT_SIMULATIONS, ISMCTSAgent
 from agents.tournaments.tournament import play_tournament, summarize
 from agents.training.pool import OpponentPool
 
@@ -117,7 +118,7 @@ def test_specs_set_the_options() -> None:
 
 @pytest.mark.parametrize(("game", "num_players"), TABLES)
 def test_make_starts_from_the_games_settings_and_the_spec_replaces_them(game: str, num_players: int) -> None:
-    settings = GAME_SETTINGS[game]
+    settings = dict(tables(game).search)
     default = make("ismcts", game=game, num_players=num_players)
     assert {key: getattr(default, key) for key in settings} == settings and default.wants_state
     assert make("ismcts:simulations=7", game=game, num_players=num_players).simulations == 7

@@ -143,15 +143,15 @@ def test_main_prints_the_report_and_writes_json(tmp_path: Path, capsys: pytest.C
 
 @pytest.mark.parametrize(("argv", "message"), [
     (["--games", "0"], "--games: must be at least 1, got 0"),
-    (["--games", "ten"], "--games: expected an integer, got 'ten'"),
+    (["--games", "ten"], "--games: must be an integer, got 'ten'"),
     (["--workers", "0"], "--workers: must be at least 1"),
-    (["--seed", "-1"], "--seed: must be at least 0"),
+    (["--seed", "-1"], "--seed: must be 0 or more, got -1"),
     (["--players", "5"], "--players: Sobek is for 2 to 4 players, got 5"),
     (["--players", "1"], "--players: Sobek is for 2 to 4 players, got 1"),
     (["--players", "0"], "--players: must be at least 1"),
     (["--game", "chess"], "--game: invalid choice: 'chess'"),
     (["--players", "2", "2"], "--players: each count once"),
-    (["--env-every", "-2"], "--env-every: must be at least 0"),
+    (["--env-every", "-2"], "--env-every: must be 0 or more"),
     (["--json", "/no/such/dir/report.json"], "--json: directory '/no/such/dir' does not exist"),
     (["--gmaes", "3"], "unrecognized arguments: --gmaes"),
 ])

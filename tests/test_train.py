@@ -19,6 +19,7 @@ import sobek_env
 from agents import make
 from agents.common.arguments import Bounds, layer_sizes, positive_int
 from agents.common.files import DirectoryLock
+from agents.games import tables
 from agents.players.modelfile import MAX_LAYERS, MAX_PARAMETERS, MAX_WIDTH, POLICY_MEMBER
 from agents.players.ppo import META_MEMBER, PPOAgent, load_ppo, read_meta, read_model, save_ppo
 from agents.training import sb3 as train
@@ -764,9 +765,9 @@ def test_an_evaluation_game_plays_the_same_whichever_process_plays_it_and_after_
 def test_a_game_brings_its_own_defaults_and_given_options_still_win(tmp_path: Path) -> None:
     config, _, _, lock = train.configure_run(["--game", "kleopatra", "--players", "3", "--out", str(tmp_path / "k")])
     lock.release()
-    own = train.GAME_DEFAULTS["kleopatra"]
+    own = train.game_defaults("kleopatra")
     assert {key: config[key] for key in own} == {**own, "pool": [list(parse_entry(e)) for e in own["pool"]]}
-    assert config["timesteps"] == train.DEFAULT_TIMESTEPS["kleopatra"][3] and config["lr"] == train.DEFAULTS["lr"]
+    assert config["timesteps"] == tables("kleopatra").timesteps[3] and config["lr"] == train.DEFAULTS["lr"]
     config, _, _, lock = train.configure_run(["--game", "kleopatra", "--players", "3", "--out", str(tmp_path / "g"),
                                               "--reward", "win", "--pool", "random"])
     lock.release()

@@ -20,9 +20,9 @@ from conftest import session
 from processes import wait_for
 
 from agents import make
-from agents.common.arguments import MARGIN_CAP, ROUND_MARGIN
 from agents.players.rllib_policy import read_weights
 from agents.tournaments.tournament import play_tournament, summarize
+from agents.training.rewards import MARGIN_CAP, ROUND_MARGIN
 from agents.training.rllib_env import MAIN, LeagueMapping, RLlibEnv
 from agents.training.rllib_train import algorithm_config, main_weights, refresh_snapshot
 from agents.training.rllib_train import main as train_with_rllib

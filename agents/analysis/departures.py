@@ -28,11 +28,10 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
-import numpy as np
-
 from agents.common.arguments import TrainingParser
 from agents.players.registry import make
 from sobek_env import archive
+from sobek_env.game import observe
 from sobek_env.replay import Replay, ReplayError, packed_replays
 
 COMMON = 4  # departures listed per phase
@@ -118,20 +117,14 @@ class Decision(NamedTuple):
 
 def decisions_of(replay: Replay, agent: str, late: float = 0.0) -> Iterator[Decision]:
     """Each decision of a seat ``agent`` played in ``replay`` with more than one legal action, from ``late``
-    of the game on. The observation's arrays are reused from one decision to the next: copy what is kept."""
+    of the game on."""
     game = replay.game_object
     seats = {seat for seat, spec in enumerate(replay.agents) if spec == agent}
     observer = game.observer(replay.num_players, replay.mode)
-    mask = np.zeros(game.num_actions, dtype=np.int8)
     state = replay.new_state()
     for step, (seat, action) in enumerate(replay.actions):
-        if seat in seats:
-            legal = state.legal_actions()
-            if len(legal) > 1 and game.progress(state) >= late:
-                mask[:] = 0
-                mask[legal] = 1
-                yield Decision(state, seat, {"observation": observer.encode(state, seat), "action_mask": mask},
-                               action, step)
+        if seat in seats and len(state.legal_actions()) > 1 and game.progress(state) >= late:
+            yield Decision(state, seat, observe(observer, state, seat, game.num_actions), action, step)
         state.apply(action)
 
 

@@ -6,9 +6,10 @@
 
 Each ``sweep.json`` is what ``evaluate.py --sweep tolerance=...`` writes; the figure has one row per
 sweep (per game) and three panels against the swept value: the win rate with its 95% interval, the
-mean final score, and the share of the game's penalty for corruption (:attr:`Game.penalty_rate`:
-in Sobek the rounds in which the agent was the most corrupt and lost points, in Kleopatra the games in
-which the crocodile ate it). Each ``--learned`` report (``evaluate.py`` with a ``ppo:`` agent against
+mean final score, and the share of the game's penalty for corruption (the ``penalty_rate`` its agents
+package registers, :mod:`agents.games`: in Sobek the rounds in which the agent was the most corrupt and
+lost points, in Kleopatra the games in which the crocodile ate it).
+Each ``--learned`` report (``evaluate.py`` with a ``ppo:`` agent against
 the sweep's opponents, in the same game at the same table) is drawn on the same axes as a dashed line:
 a learned agent has no tolerance, only the place its play puts it.
 """
@@ -24,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from agents.common.files import write_atomic
+from agents.games import tables
 from sobek_env.registry import load_game
 
 MAX_REPORT_BYTES = 64 * 1024 * 1024  # a 2,000-game evaluate.json with every game is a few MB
@@ -100,9 +102,10 @@ def _game(report: dict, path: Path) -> tuple[str, int, str]:
         info = load_game(game)
     except (KeyError, ValueError):
         raise ValueError(f"{str(path)!r}: unknown game {game!r}") from None
-    if info.penalty_rate is None:
+    penalty_rate = tables(info).penalty_rate
+    if penalty_rate is None:
         raise ValueError(f"{str(path)!r}: {info.title} names no penalty rate to study")
-    return info.name, _field(report, path, "players", int), info.penalty_rate[0]
+    return info.name, _field(report, path, "players", int), penalty_rate[0]
 
 
 def read_sweep(path: Path) -> Sweep:
@@ -168,7 +171,7 @@ def plot_study(sweeps: Sequence[Sweep], learned: Sequence[Learned], path: Path) 
     fig, axes = plt.subplots(len(sweeps), 3, figsize=(15, 4.2 * len(sweeps)), squeeze=False)
     for r, sweep in enumerate(sweeps):
         info = load_game(sweep.game)
-        rate, rate_label = info.penalty_rate
+        rate, rate_label = tables(info).penalty_rate
         opponents = ", ".join(sweep.opponents)
         panels = (("win_rate", "win rate"), ("score_mean", "mean final score"), (rate, rate_label))
         for c, (column, label) in enumerate(panels):

@@ -1,7 +1,8 @@
 """What train.py's backends (stable-baselines3 in :mod:`agents.training.sb3`, RLlib in
 :mod:`agents.training.rllib_train`)
-share: the parser whose errors are one line, argument types, the training rewards and the evaluations' baselines
-and seeds. Nothing heavy is imported."""
+share: the parser whose errors are one line, argument types and the ranges they accept, the evaluations' baselines
+and seeds (the rewards are :mod:`agents.training.rewards`; the number types, :mod:`sobek_env.arguments`, are
+imported from the library so that every command shares them). Nothing heavy is imported."""
 
 from __future__ import annotations
 
@@ -10,31 +11,10 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from sobek_env.env import REWARD_MODES
+from sobek_env.arguments import non_negative_float, non_negative_int, number, positive_float, positive_int
 
-# the margin over the best opponent paid as it accrues (at each scoring), or one of the environment's rewards
-ROUND_MARGIN = "round-margin"
-# the same, but the game's final margin counts as MARGIN_CAP * tanh(margin / MARGIN_CAP): a loss by a little
-# and a loss by a lot (an eaten Kleopatra player's) cost nearly alike, as they do in the standings
-CAPPED_MARGIN = "capped-margin"
-MARGIN_CAP = 0.1  # of the game's score scale: 10 talents in Kleopatra, 10 points in Sobek
-LEAD_REWARDS = (ROUND_MARGIN, CAPPED_MARGIN)  # rewards paid as the learner's lead changes
-REWARDS = (*LEAD_REWARDS, *REWARD_MODES)
-# train.py (stable-baselines3) only: the capped margin less the advisor's on the same deal, from the learner's
-# first departure from the advice (agents.training.sb3.TrainingEnv)
-PAIRED_MARGIN = "paired-margin"
 EVAL_BASELINES = ("random", "heuristic")  # what a run's periodic evaluations play against
 EVAL_SEED = 2**31  # evaluation game g is dealt with seed EVAL_SEED + g: the same deals at every evaluation
-
-
-def paid_lead(reward: str, lead: float, over: bool) -> float:
-    """What a lead reward (:data:`LEAD_REWARDS`) has paid in all once the learner's margin / score scale is
-    ``lead``: the lead itself, but at the end of the game a ``capped-margin`` squashes it. Paying the change
-    of this at every step sums to the final value, and the lead before the end only shapes the reward
-    (a potential, in the sense of Ng, Harada and Russell, 1999)."""
-    if over and reward == CAPPED_MARGIN:
-        return MARGIN_CAP * math.tanh(lead / MARGIN_CAP)
-    return lead
 
 
 class TrainingParser(argparse.ArgumentParser):
@@ -42,49 +22,6 @@ class TrainingParser(argparse.ArgumentParser):
 
     def error(self, message: str) -> None:
         self.exit(2, f"{self.prog}: error: {message}\n")
-
-
-def positive_int(text: str) -> int:
-    """argparse type: an integer above 0."""
-    value = _number(text, int)
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text}")
-    return value
-
-
-def non_negative_int(text: str) -> int:
-    """argparse type: an integer from 0."""
-    value = _number(text, int)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, got {text}")
-    return value
-
-
-def positive_float(text: str) -> float:
-    """argparse type: a finite number above 0."""
-    value = _number(text, float)
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be a positive number, got {text}")
-    return value
-
-
-def non_negative_float(text: str) -> float:
-    """argparse type: a finite number from 0."""
-    value = _number(text, float)
-    if not value >= 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, got {text}")
-    return value
-
-
-def _number(text: str, kind: type) -> int | float:
-    try:
-        value = kind(text)
-    except ValueError:
-        noun = "an integer" if kind is int else "a number"
-        raise argparse.ArgumentTypeError(f"must be {noun}, got {text!r}") from None
-    if kind is float and not math.isfinite(value):  # an integer is always finite
-        raise argparse.ArgumentTypeError(f"must be finite, got {text}")
-    return value
 
 
 @dataclass(frozen=True)
@@ -114,7 +51,7 @@ class Bounds:
         return value
 
     def __call__(self, text: str) -> int | float:
-        value = _number(text, self.kind)
+        value = number(text, self.kind)
         if not self.holds(value):
             raise argparse.ArgumentTypeError(f"must be {self}, got {text}")
         return value
@@ -148,3 +85,7 @@ def layer_sizes(text: str) -> list[int]:
     if not sizes or min(sizes) <= 0:
         raise argparse.ArgumentTypeError(f"must be comma-separated positive layer sizes, e.g. 256,256; got {text!r}")
     return sizes
+
+
+__all__ = ["EVAL_BASELINES", "EVAL_SEED", "Bounds", "TrainingParser", "layer_sizes", "non_negative_float",
+           "non_negative_int", "positive_float", "positive_int"]

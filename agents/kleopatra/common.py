@@ -67,7 +67,6 @@ UNIT_VALUE = (1.2, 1.3, 1.6, 1.4, 1.9)  # talents one unit of artisan, stone, ma
 LEFTOVER = 0.5              # weight of the units a plan leaves in hand (they serve a later visit)
 EXTRA_MOSAIC = 4.5          # a mosaic after the first of a visit: its tile is not known yet
 CARD_COUNTS = tuple(DEFAULT_CARD_COUNTS[k] for k in KINDS)
-CATEGORY_ORDER = (WALLS, SPHINXES, OBELISKS, GATE, THRONE, MOSAICS)
 PALACE_MEMOS = 128          # palace states whose values are kept between decisions (per process)
 
 

@@ -17,8 +17,6 @@ from __future__ import annotations
 import numpy as np
 
 from sobek_env.kleopatra.catalogue import (
-    DEFAULT_CARD_COUNTS,
-    KINDS,
     MERCHANT_VALUE,
     NUM_KINDS,
     RESOURCE_KINDS,
@@ -34,9 +32,7 @@ LEFTOVER = np.array([0.5, 0.35, 0.45, 0.45, 0.55])  # talents per unit a target 
 TROMPE_LEFTOVER = 0.5
 KNOWN_HANDS = 1024                          # hands whose worth one palace's Prospects remember (then it forgets all)
 
-_CARDS = np.array([DEFAULT_CARD_COUNTS[k] for k in KINDS], dtype=float)
 _KIND_UNITS = np.array([hand_units([int(j == k) for j in range(NUM_KINDS)]) for k in range(NUM_KINDS)], dtype=float)
-UNSEEN_UNITS = (_CARDS @ _KIND_UNITS) / _CARDS.sum()   # the units of an average unseen card (the catalogue's mix)
 
 
 def units_of(hand: list[int] | np.ndarray) -> np.ndarray:

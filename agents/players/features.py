@@ -2,7 +2,7 @@
 
 A feature set is named in the model's metadata, so a model always reads what it was
 trained on. ``raw`` (the observation as the environment gives it) exists for every
-game; a game may add its own sets in ``agents/<game>/features.py`` (Sobek's and Kleopatra's ``advice``).
+game; a game's agents package may register its own (:mod:`agents.games`; Sobek's and Kleopatra's ``advice``).
 Every set is computed from the observation dict alone (what the seat may see), never
 from the game's state. :class:`FeatureObservation` applies a set to a Gymnasium
 environment, so a shipped model can be used from plain stable-baselines3.
@@ -10,38 +10,24 @@ environment, so a shipped model can be used from plain stable-baselines3.
 
 from __future__ import annotations
 
-import importlib
-from types import ModuleType
-
 import gymnasium as gym
 import numpy as np
 
+from agents.games import tables
 from sobek_env.game import Game, Table
 from sobek_env.registry import load_game
 
 RAW = "raw"
 
 
-def _provider(game: Game) -> ModuleType | None:
-    """The game's module of derived feature sets, if it has one."""
-    try:
-        return importlib.import_module(f"agents.{game.name}.features")
-    except ModuleNotFoundError as exc:
-        if exc.name not in (f"agents.{game.name}", f"agents.{game.name}.features"):  # a game may have no package
-            raise
-        return None
-
-
 def feature_sets(game: Game | str = "sobek") -> tuple[str, ...]:
     """The feature sets a model of ``game`` may read."""
-    provider = _provider(load_game(game))
-    return (RAW, *(provider.FEATURE_SETS if provider else ()))
+    return (RAW, *tables(game).feature_sets)
 
 
 def default_features(game: Game | str = "sobek") -> str:
     """What ``train.py`` uses unless told otherwise: the game's own default, else ``raw``."""
-    provider = _provider(load_game(game))
-    return provider.DEFAULT_FEATURES if provider else RAW
+    return tables(game).default_features or RAW
 
 
 def check_features(features: str, game: Game | str = "sobek") -> None:
@@ -57,7 +43,7 @@ def feature_size(features: str, table: Table) -> int:
     base = table.game.observation_size(table.num_players)
     if features == RAW:
         return base
-    size, _ = _provider(table.game).FEATURE_SETS[features]
+    size, _ = tables(table.game).feature_sets[features]
     return base + size(table.num_players)
 
 
@@ -69,7 +55,7 @@ class Featurizer:
         self.features = features
         self.base = table.game.observation_size(table.num_players)
         self.size = feature_size(features, table)
-        self._derive = None if features == RAW else _provider(table.game).FEATURE_SETS[features][1](table)
+        self._derive = None if features == RAW else tables(table.game).feature_sets[features][1](table)
 
     @property
     def advice_slice(self) -> tuple[int, int] | None:

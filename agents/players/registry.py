@@ -5,8 +5,8 @@ Grammar: ``name[:args]``. ``random``, ``greedy`` and ``human`` (a person at the 
 ``heuristic`` takes comma-separated ``key=value`` pairs (the keyword
 arguments of the game's heuristic, e.g. ``tolerance``); ``ismcts`` takes
 ``key=value`` pairs too (``simulations``, ``time``, ``c``, ``rollout``, ``depth``, ``guide``, ``bias``,
-``squash``, ``seed``: :class:`agents.search.ismcts.ISMCTSAgent`), over its game's settings
-(``agents.search.ismcts.GAME_SETTINGS``); ``ppo`` (a model of
+``squash``, ``seed``: :class:`agents.search.ismcts.ISMCTSAgent`), over the search settings its game's
+package registered (:mod:`agents.games`); ``ppo`` (a model of
 ``train.py``) and ``rllib`` (a policy of ``train.py --backend rllib``) take a
 file path, optionally followed by ``,deterministic=false``. A path may hold
 commas: such a spec's options are only its trailing ``key=value`` parts, and
@@ -14,18 +14,19 @@ an argument that names an existing file (or directory) whole is a path.
 
 Every agent is made for a table (:class:`sobek_env.game.Table`: the game, the
 number of players, the observation mode, the rules options). ``greedy`` and
-``heuristic`` are each game's own (``agents/<game>/``); the others know no game.
+``heuristic`` are each game's own (registered by its package under ``agents/``: :mod:`agents.games`); the
+others know no game.
 """
 
 from __future__ import annotations
 
-import importlib
 import inspect
 import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from agents.games import baseline, tables
 from agents.players.base import Agent, BaseAgent
 from agents.players.random_agent import RandomAgent
 from sobek_env.game import Game, Table
@@ -33,7 +34,7 @@ from sobek_env.registry import load_game
 
 AGENT_NAMES = ("random", "greedy", "heuristic", "ppo", "rllib", "ismcts", "human")
 MODEL_AGENTS = ("ppo", "rllib")  # their first argument is a file path
-BASELINES = ("greedy", "heuristic")  # each game's own, in agents/<game>/
+BASELINES = ("greedy", "heuristic")  # each game's own, registered by its package (agents.games)
 _TRUE = ("true", "1", "yes")
 _FALSE = ("false", "0", "no")
 _OPTION = re.compile(r"\s*[A-Za-z_]\w*\s*=.*")
@@ -116,17 +117,6 @@ def _make(name: str, spec: str, args: list[str], table: Table, seed: int | None)
     return RandomAgent(seed=seed, table=table)
 
 
-def baseline(game: Game, name: str) -> type:
-    """The class of ``game``'s baseline ``name`` (``agents/<game>/``'s BASELINES)."""
-    try:
-        package = importlib.import_module(f"agents.{game.name}")
-    except ModuleNotFoundError as exc:
-        if exc.name != f"agents.{game.name}":
-            raise
-        raise ValueError(f"{game.title} has no baseline agents yet; use random or ppo:PATH") from None
-    return package.BASELINES[name]
-
-
 def _pairs(spec: str, args: list[str]) -> dict[str, str]:
     pairs: dict[str, str] = {}
     for arg in args:
@@ -176,7 +166,7 @@ def _boolean(spec: str, key: str, value: str) -> bool:
 def _make_ismcts(spec: str, args: list[str], table: Table, seed: int | None) -> Agent:
     """``ismcts:key=value,...`` (:class:`agents.search.ismcts.ISMCTSAgent`'s options) over the game's settings, or
     with ``settings=none`` over the class's defaults alone; a ``seed`` in the spec replaces ``seed``."""
-    from agents.search.ismcts import GAME_SETTINGS, ISMCTSAgent
+    from agents.search.ismcts import ISMCTSAgent  # the search and its numpy tree, only when one is asked for
 
     options = _pairs(spec, args)
     known = ("simulations", "time", "c", "rollout", "depth", "guide", "bias", "squash", "mode", "z", "late", "steps",
@@ -194,7 +184,7 @@ def _make_ismcts(spec: str, args: list[str], table: Table, seed: int | None) -> 
     kwargs = _keyword_args(spec, [a for a in args if a.partition("=")[0].strip() not in ("seed", "settings")],
                            ISMCTSAgent)
     if settings == "game":
-        kwargs = GAME_SETTINGS.get(table.game.name, {}) | kwargs  # the game's settings, then the spec's
+        kwargs = dict(tables(table.game).search) | kwargs  # the game's settings, then the spec's
     try:
         return ISMCTSAgent(table, **kwargs, seed=seed)
     except ValueError as exc:

@@ -186,11 +186,6 @@ def _text(f: Fields, doc: dict, key: str, field: str) -> str:
     return value
 
 
-def policy_table(meta: dict[str, Any]) -> Table:
-    """The table a policy (its checked record) was trained for."""
-    return load_game(meta["game"]).table(meta["num_players"], meta["observation_mode"], **meta.get("rules", {}))
-
-
 # ---------------------------------------------------------------- reading and writing
 
 

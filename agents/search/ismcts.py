@@ -64,6 +64,7 @@ from typing import Any
 
 import numpy as np
 
+from agents.games import baseline
 from agents.players.base import SeededAgent
 from sobek_env.game import State, Table
 
@@ -77,22 +78,6 @@ MODES = ("tree", "paired")  # the UCB1 tree, or every root action played on the 
 DEFAULT_Z = 1.0             # paired mode: standard errors by which an action must beat the guide's
 DEFAULT_BIAS = 1.0          # the guide's bonus in the UCB1 score, bias / (visits + 1)
 NO_HINT = -2                # a node whose guide was not asked yet (-1: asked, nothing to favour)
-
-# Each game's measured settings (docs/search.md, "Settings per game"): agents.make("ismcts", game=...) starts
-# from them and a spec's own options replace them. The constructor's defaults above know no game.
-GAME_SETTINGS: dict[str, dict[str, Any]] = {
-    # the heuristic's choice for the first 30% of the game, then the paired search: 67.0% of 100 games
-    # against heuristic at 0.26 CPU s a decision, where the tree needs 1600 simulations and 0.73 s for
-    # 70.8% of 60 (docs/search.md, "Sobek: the paired search")
-    "sobek": {"mode": "paired", "simulations": 16, "rollout": "heuristic", "depth": 0, "guide": "heuristic",
-              "late": 0.3, "steps": 4000},
-    # the heuristic's choice until Cleopatra's third step, then each action played out to the end by
-    # heuristics on the same 24 determinizations, fewer when their rollouts pass 4,000 actions (about a
-    # CPU second) (docs/search.md, "Kleopatra: searching the late game")
-    "kleopatra": {"mode": "paired", "simulations": 24, "rollout": "heuristic", "depth": 0, "guide": "heuristic",
-                  "late": 0.6, "steps": 4000},
-}
-
 
 class Node:
     """The statistics of one action history from the root: visits, the summed reward of the seat that
@@ -319,9 +304,7 @@ class RolloutPolicy:
     """A baseline agent playing every seat of a rollout, each from that seat's own observation."""
 
     def __init__(self, table: Table, name: str) -> None:
-        from agents.players.registry import make
-
-        self.agent = make(name, table=table)
+        self.agent = baseline(table.game, name)(table)
         self.observer = table.game.observer(table.num_players, table.observation_mode)
         self.mask = np.zeros(table.game.num_actions, dtype=np.int8)
 

@@ -30,7 +30,7 @@ import shutil
 import signal
 import socket
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -164,23 +164,25 @@ def _local_model(digest: str, suffix: str, ref: Any) -> Path:
     return _MODELS[digest]
 
 
-def _play_task(game: str, task: tuple, shipped: dict[int, tuple[str, str, Any]]) -> Any:
-    """One game on a Ray worker (see :meth:`agents.tournaments.tournament.GamePlayer.play`), model specs pointing to the
-    worker's copies of the shipped files."""
-    from agents.tournaments.tournament import GamePlayer
-
+def _play_task(player: Callable[[str], Any], game: str, task: tuple,
+               shipped: dict[int, tuple[str, str, Any]]) -> Any:
+    """One game on a Ray worker, played by the worker's one ``player(game)`` (the tournament's
+    :class:`~agents.tournaments.tournament.GamePlayer`), model specs pointing to the worker's copies of the
+    shipped files."""
     specs = list(task[0])
     for position, (digest, suffix, ref) in shipped.items():
         name, args = parse_spec(specs[position])
         specs[position] = f"{name}:{','.join([str(_local_model(digest, suffix, ref)), *args[1:]])}"
     if game not in _PLAYERS:
-        _PLAYERS[game] = GamePlayer(game)
+        _PLAYERS[game] = player(game)
     return _PLAYERS[game].play(tuple(specs), *task[1:])
 
 
-def play_on_ray(tasks: Sequence[tuple], game: str) -> Iterator[Any]:
+def play_on_ray(tasks: Sequence[tuple], game: str, player: Callable[[str], Any]) -> Iterator[Any]:
     """The games of ``tasks`` (as :func:`agents.tournaments.tournament.play_tournament` makes them)
-    played as Ray tasks on the connected Ray, in the order they end. WorkerDied if a worker dies beyond the retries."""
+    played as Ray tasks on the connected Ray by ``player(game).play(*task)`` (the tournament passes its
+    GamePlayer in, so that this backend does not import the tournament), in the order they end. WorkerDied if a
+    worker dies beyond the retries."""
     import ray
     from ray.exceptions import RayError, RayTaskError
 
@@ -190,7 +192,7 @@ def play_on_ray(tasks: Sequence[tuple], game: str) -> Iterator[Any]:
     remote = ray.remote(num_cpus=1, max_retries=TASK_RETRIES)(_play_task)
     queued = max(1, int(ray.cluster_resources().get("CPU", 1)) * TASKS_PER_CPU)
     waiting = iter(tasks)
-    running = [remote.remote(game, task, shipped) for task in _take(waiting, queued)]
+    running = [remote.remote(player, game, task, shipped) for task in _take(waiting, queued)]
     # tasks still running when the tournament stops early end with the driver's Ray session; cancelling them
     # here raced with their replies and could crash the driver inside Ray (2.60) as it shut down
     while running:
@@ -203,7 +205,7 @@ def play_on_ray(tasks: Sequence[tuple], game: str) -> Iterator[Any]:
             first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
             raise WorkerDied(f"a Ray worker of the tournament died while playing ({type(exc).__name__}: "
                              f"{first})") from None
-        running += [remote.remote(game, task, shipped) for task in _take(waiting, 1)]
+        running += [remote.remote(player, game, task, shipped) for task in _take(waiting, 1)]
         yield record
 
 

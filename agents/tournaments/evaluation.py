@@ -63,8 +63,10 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from agents import make
+from agents.common.arguments import non_negative_int, positive_int
 from agents.common.files import DirectoryLock, lock_for_command, write_atomic
 from agents.common.workers import WorkerDied, signals_held, sigterm_as_interrupt, stopped_by
+from agents.games import tables as game_tables
 from agents.players.human import QuitGame
 from agents.players.registry import parse_spec, with_option
 from agents.tournaments.tournament import (
@@ -77,37 +79,14 @@ from agents.tournaments.tournament import (
     summarize,
 )
 from sobek_env import archive
+from sobek_env.game import OBSERVATION_MODES
 from sobek_env.registry import GAMES, load_game
 from sobek_env.replay import MAX_LINE_BYTES as MAX_REPLAY_LINE
 from sobek_env.replay import Replay, ReplayError, json_line
 
-MODES = ("original", "memory")  # every game's observation modes
 GAMES_FILE = "games.jsonl"
 GAMES_FORMAT = "sobek-games/1"
 MAX_LINE_BYTES = 1024 * 1024
-
-
-def positive_int(text: str) -> int:
-    """argparse type: an integer >= 1."""
-    value = _integer(text)
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
-
-
-def non_negative_int(text: str) -> int:
-    """argparse type: an integer >= 0."""
-    value = _integer(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
-    return value
-
-
-def _integer(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be an integer, got {text!r}") from None
 
 
 def parse_sweep(text: str) -> tuple[str, list[str]]:
@@ -142,7 +121,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--address", metavar="ADDR",
                         help="with --backend ray: the Ray cluster's address (HOST:PORT as ray start --head prints "
                              "it, ray://HOST:PORT, or auto); default: a local Ray")
-    parser.add_argument("--mode", choices=MODES, default="original", help="observation mode (default original)")
+    parser.add_argument("--mode", choices=OBSERVATION_MODES, default="original",
+                        help="observation mode (default original)")
     parser.add_argument("--sweep", type=parse_sweep, metavar="KEY=V1,V2,...",
                         help="vary the first agent's option KEY over these values")
     parser.add_argument("--vs", nargs="+", metavar="SPEC", help="with --sweep: the opponents' spec(s)")
@@ -544,7 +524,7 @@ def evaluate(specs: list[str], args: argparse.Namespace, games: GamesFile) -> No
 def sweep(tables: list[list[str]], args: argparse.Namespace, games: GamesFile) -> None:
     """Play one tournament per sweep value; print and save the swept agent's rows and the plot."""
     key, values = args.sweep
-    if load_game(args.game).corruption_axes is None:  # refused before any game is played
+    if game_tables(args.game).corruption_axes is None:  # refused before any game is played
         raise SystemExit(f"error: --sweep: {load_game(args.game).title} has no corruption axes to plot a sweep on")
     points = []
     for table, (value, specs) in enumerate(zip(values, tables)):
@@ -568,14 +548,14 @@ def plot_sweep(points: Sequence[AgentSummary], key: str, values: Sequence[str], 
                game: str = "sobek") -> None:
     """Two panels: mean final score against the game's corruption (one point per value, coloured by
     win rate, labelled with the value), and win rate with its interval and what corruption cost
-    (the game's ``corruption_axes``) against the value."""
+    (the ``corruption_axes`` the game's agents package registered, :mod:`agents.games`) against the value."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     info = load_game(game)
-    corruption, cost, cost_label = info.corruption_axes
+    corruption, cost, cost_label = game_tables(game).corruption_axes
     labels = {c.name: c.label for c in info.columns}
     fig, (ax, bx) = plt.subplots(1, 2, figsize=(12, 5))
     x = [getattr(p, corruption) for p in points]

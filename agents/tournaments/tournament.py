@@ -329,10 +329,10 @@ def play_tournament(
 
 
 def _play_on_ray(tasks: list[tuple], game: str, address: str | None, cpus: int) -> Iterator[GameRecord]:
-    from agents.tournaments.cluster import play_on_ray, ray_session
+    from agents.tournaments.cluster import play_on_ray, ray_session  # Ray, an optional extra, only when asked for
 
     with ray_session(address, cpus):
-        yield from play_on_ray(tasks, game)
+        yield from play_on_ray(tasks, game, GamePlayer)
 
 
 def _play_in_workers(tasks: list[tuple], workers: int, game: str) -> Iterator[GameRecord]:

@@ -253,7 +253,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> None:
     from agents.players.ppo import build_policy, save_policy
-    from agents.training.sb3 import DEFAULTS, GAME_DEFAULTS, model_meta, policy_description, run_features
+    from agents.training.sb3 import DEFAULTS, game_defaults, model_meta, policy_description, run_features
 
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -265,7 +265,7 @@ def main(argv: list[str] | None = None) -> None:
     except (OSError, ValueError) as exc:
         parser.error(str(exc))
     game = table.game
-    config = {**DEFAULTS, **GAME_DEFAULTS.get(game.name, {}), "game": game.name, "players": table.num_players,
+    config = {**DEFAULTS, **game_defaults(game.name), "game": game.name, "players": table.num_players,
               "mode": table.observation_mode}
     if table.rules:
         parser.error("replays with rules options are not supported: train.py trains at the default rules")

@@ -26,9 +26,9 @@ from typing import Any
 
 import numpy as np
 
-from agents.common.arguments import LEAD_REWARDS, REWARDS, ROUND_MARGIN, paid_lead
 from agents.players.rllib_policy import MaskedNet
 from agents.tournaments.cluster import RAY_INSTALL
+from agents.training.rewards import LEAD_REWARDS, REWARDS, ROUND_MARGIN, paid_lead
 from sobek_env.env import raw_env
 
 try:

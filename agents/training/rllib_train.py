@@ -52,8 +52,6 @@ from agents.common.arguments import (
     EVAL_SEED,
     GAE_LAMBDAS,
     LEARNING_RATES,
-    REWARDS,
-    ROUND_MARGIN,
     SEEDS,
     STEPS,
     Bounds,
@@ -63,9 +61,10 @@ from agents.common.arguments import (
 )
 from agents.common.files import DirectoryLock, lock_for_command, write_atomic
 from agents.common.workers import sigterm_as_interrupt, stopped_by
+from agents.training.rewards import REWARDS, ROUND_MARGIN
+from sobek_env.game import OBSERVATION_MODES
 from sobek_env.registry import GAMES, load_game
 
-MODES = ("original", "memory")
 SELF_PLAY = ("shared", "league")  # agents.training.rllib_env.SELF_PLAY, without importing Ray to parse arguments
 DEFAULTS = {
     "game": "sobek", "players": None, "timesteps": 200_000, "seed": None, "mode": "original", "reward": ROUND_MARGIN,
@@ -97,7 +96,8 @@ def build_parser() -> TrainingParser:
     run.add_argument("--resume", action="store_true", help="not available with this backend: a run cannot be resumed")
     run.add_argument("--seed", type=SEEDS, metavar="N", help="seed of everything (default: drawn, "
                                                                          "then recorded)")
-    run.add_argument("--mode", choices=MODES, default=d["mode"], help=f"observation mode (default {d['mode']})")
+    run.add_argument("--mode", choices=OBSERVATION_MODES, default=d["mode"],
+                     help=f"observation mode (default {d['mode']})")
     run.add_argument("--reward", choices=REWARDS, default=d["reward"],
                      help=f"reward: {ROUND_MARGIN} (the margin over the best opponent, paid at each scoring) or an "
                           f"environment's reward mode (default {d['reward']})")

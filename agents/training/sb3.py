@@ -82,7 +82,6 @@ from tqdm import tqdm
 import sobek_env
 from agents.common.arguments import (
     BATCHES,
-    CAPPED_MARGIN,
     CLIP_RANGES,
     DISCOUNTS,
     ENTROPY_COEFFICIENTS,
@@ -92,21 +91,15 @@ from agents.common.arguments import (
     EVAL_GAMES,
     EVAL_SEED,
     GAE_LAMBDAS,
-    LEAD_REWARDS,
     LEARNING_RATES,
-    MARGIN_CAP,
     MAX_ROLLOUT,
     MAX_STEPS,
-    PAIRED_MARGIN,
-    REWARDS,
-    ROUND_MARGIN,
     SEEDS,
     STEPS,
     WEIGHTS,
     Bounds,
     TrainingParser,
     layer_sizes,
-    paid_lead,
     positive_int,
 )
 from agents.common.files import DirectoryLock, lock_for_command
@@ -118,6 +111,7 @@ from agents.common.workers import (
     sigterm_as_interrupt,
     stopped_by,
 )
+from agents.games import tables
 from agents.players.base import Agent
 from agents.players.features import Featurizer, default_features, feature_sets
 from agents.players.modelfile import network_problem, non_finite, write_model
@@ -125,20 +119,21 @@ from agents.players.ppo import load_ppo, load_state, parameter_count, policy_spe
 from agents.players.registry import make
 from agents.tournaments.tournament import agent_seed, wilson_interval
 from agents.training.pool import OpponentPool, parse_entry
+from agents.training.rewards import (
+    CAPPED_MARGIN,
+    LEAD_REWARDS,
+    MARGIN_CAP,
+    PAIRED_MARGIN,
+    REWARDS,
+    ROUND_MARGIN,
+    paid_lead,
+)
 from agents.training.rundir import Checkpoint, Run, RunError, now
 from sobek_env.env import as_action, ask
-from sobek_env.game import Table
+from sobek_env.game import OBSERVATION_MODES, Table
 from sobek_env.registry import GAMES, load_game
 
-# Sobek, within an hour on 2 cores: measured 1,400-2,000 steps/s with 2 players and the advice features,
-# about half that with 4 (three opponents act between the learner's steps)
-# Kleopatra, with the advice features: measured about 275 learner steps/s with 3 players over a whole run
-# (each step waits for the heuristic's advice and two opponents), about 185 with 4 (800k steps in 73 minutes,
-# evaluations included); 5 players 600k in 68 minutes (about 150 steps/s, a tournament running beside)
-DEFAULT_TIMESTEPS = {"sobek": {2: 3_000_000, 3: 2_500_000, 4: 2_000_000},
-                     "kleopatra": {3: 1_000_000, 4: 800_000, 5: 600_000}}
 FALLBACK_TIMESTEPS = 1_000_000  # a table without a measured budget
-MODES = ("original", "memory")  # every game's observation modes
 DEFAULT_POOL = ("random@1", "greedy@1", "heuristic@3", "heuristic:tolerance=0.2@1", "heuristic:tolerance=0.8@1")
 ENVS_PER_CORE = 4  # a step is short: more envs than cores amortise the policy's batch (measured best at 4)
 MAX_DEFAULT_ENVS = 16  # each worker holds torch (~300 MB)
@@ -167,22 +162,18 @@ RANGES: dict[str, Bounds] = {
     "gamma": DISCOUNTS, "gae_lambda": GAE_LAMBDAS, "clip": CLIP_RANGES, "ent_coef": ENTROPY_COEFFICIENTS,
 }
 
-# a game's own defaults, where its learner trains better otherwise (see docs/kleopatra_learning.md): in
-# Kleopatra what corruption buys depends on how corrupt the others are, so the learner meets the opponent of
-# the issue's bars alone, and starts closer to the heuristic's play. Its reward stays the round margin: the
-# capped margin, meant to stop paying any price to avoid the crocodile, fell further below the heuristic in
-# every run, where the round margin held level with it
-GAME_DEFAULTS: dict[str, dict[str, Any]] = {
-    "kleopatra": {"pool": ["heuristic@1"], "self_play_weight": 0.0, "advice_prior": 5.0},
-}
+def game_defaults(game: str) -> dict[str, Any]:
+    """The options ``game``'s agents package trains with besides the common DEFAULTS (``agents.games``)."""
+    return copy.deepcopy(dict(tables(game).training))  # a run's config may change its lists
 
 
 def default_text(key: str) -> str:
     """The default of option ``key`` for the help: the common one, and any game's own."""
     common = DEFAULTS[key]
     shown = " ".join(common) if isinstance(common, list) else str(common)
+    owns = {game: tables(game).training for game in GAMES}  # each game's own defaults (agents.games)
     games = "".join(f"; {game}: {' '.join(own[key]) if isinstance(own[key], list) else own[key]}"
-                    for game, own in GAME_DEFAULTS.items() if key in own)
+                    for game, own in owns.items() if key in own)
     return shown + games
 
 
@@ -201,14 +192,15 @@ def build_parser() -> TrainingParser:
     run.add_argument("--players", type=positive_int,
                      help="players per game (required for a new run; Sobek 2-4, Kleopatra 2-5)")
     run.add_argument("--timesteps", type=RANGES["timesteps"], metavar="N",
-                     help=f"learner steps in all (default by game and players: {DEFAULT_TIMESTEPS})")
+                     help="learner steps in all (default by game and players: "
+                          f"{ {game: dict(tables(game).timesteps) for game in GAMES} })")
     run.add_argument("--out", type=Path, required=True, metavar="DIR", help="run directory")
     run.add_argument("--resume", action="store_true", help="continue the run in --out from its last checkpoint")
     run.add_argument("--seed", type=RANGES["seed"], metavar="N",
                      help="seed of everything (default: drawn, then recorded)")
     run.add_argument("--envs", type=RANGES["envs"], metavar="N",
                      help=f"environments in parallel processes (default {d['envs']})")
-    run.add_argument("--mode", choices=MODES, help=f"observation mode (default {d['mode']})")
+    run.add_argument("--mode", choices=OBSERVATION_MODES, help=f"observation mode (default {d['mode']})")
     run.add_argument("--reward", choices=(*REWARDS, PAIRED_MARGIN),
                      help=f"reward: {ROUND_MARGIN} (the margin, paid at each scoring), {CAPPED_MARGIN} (the same, the "
                           f"final margin squashed to +-{MARGIN_CAP:g} of the score scale), {PAIRED_MARGIN} (the "
@@ -280,7 +272,7 @@ def configure_run(argv: Sequence[str] | None) -> tuple[dict, Path, bool, Directo
             raise
     if (out / "config.json").exists():
         parser.error(f"{str(out)!r} already holds a run; continue it with --resume or choose another --out")
-    config = {**DEFAULTS, **GAME_DEFAULTS.get(given.get("game", DEFAULTS["game"]), {}), **given}
+    config = {**DEFAULTS, **game_defaults(given.get("game", DEFAULTS["game"])), **given}
     game = load_game(config["game"])
     if "players" not in given:
         parser.error(f"--players is required for a new run ({game.min_players} to {game.max_players} for "
@@ -289,7 +281,7 @@ def configure_run(argv: Sequence[str] | None) -> tuple[dict, Path, bool, Directo
         parser.error(f"argument --players: {game.title} is for {game.min_players} to {game.max_players} players, "
                      f"got {config['players']}")
     config["features"] = run_features(config)
-    budgets = DEFAULT_TIMESTEPS.get(game.name, {})
+    budgets = tables(game).timesteps
     config["timesteps"] = config["timesteps"] or budgets.get(config["players"], FALLBACK_TIMESTEPS)
     config["seed"] = config["seed"] if config["seed"] is not None else int(np.random.SeedSequence().entropy % 2**32)
     check_config(parser, config)
@@ -360,7 +352,7 @@ def check_fields(config: dict) -> None:
     if isinstance(config["players"], bool) or config["players"] not in game.player_counts:
         raise fail("players", f"must be a player count of {game.title}, {game.min_players} to {game.max_players}, "
                               f"got {config['players']!r}")
-    for key, choices in (("mode", MODES), ("reward", (*REWARDS, PAIRED_MARGIN)),
+    for key, choices in (("mode", OBSERVATION_MODES), ("reward", (*REWARDS, PAIRED_MARGIN)),
                          ("features", feature_sets(config["game"]))):
         if config[key] not in choices:
             raise fail(key, f"must be one of {', '.join(choices)}, got {config[key]!r}")
@@ -475,7 +467,7 @@ class TrainingEnv(sobek_env.SingleAgentEnv):
     reward paid as it accrues: the change of the game's margin (own score - best other score, see
     ``Game.margins``) / its score scale whenever scores move. It sums to the margin but tells which
     part of the game earned it. ``capped-margin`` is paid the same way, but sums to the final margin
-    squashed (:func:`agents.common.arguments.paid_lead`).
+    squashed (:func:`agents.training.rewards.paid_lead`).
 
     ``paired-margin`` (features with advice) pays, at the end, the capped margin less the one the advice
     would have reached on the same deal: at the learner's first departure from the advised action the game

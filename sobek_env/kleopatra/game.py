@@ -11,7 +11,7 @@ import numpy as np
 
 from ..compiled import extension
 from ..game import Column, Game, State, Table, python_state
-from . import bounds, invariants, observation, words
+from . import bounds, invariants, observation, stress, words
 from .actions import ACTION_NAMES
 from .catalogue import (
     CATEGORIES,
@@ -53,9 +53,6 @@ class KleopatraGame(Game):
         Column("ceremonies_won", "ceremonies won", "ceremonies_won"),
         Column("elements_built", "built", "elements_built", format=".1f"),
     )
-    corruption_axes: ClassVar[tuple[str, str, str] | None] = (
-        "amulets", "eliminated_rate", "share of games fed to the crocodile")
-    penalty_rate: ClassVar[tuple[str, str] | None] = ("eliminated_rate", "share of games fed to the crocodile")
 
     def new(self, num_players: int | None = None, seed: int | None = None, engine: str | None = None,
             **rules: Any) -> State:
@@ -68,6 +65,9 @@ class KleopatraGame(Game):
         if self.engine_of(engine) == "native":
             return self.native_engine().from_json(text)
         return GameState.from_json(text)
+
+    def stress_profile(self) -> ModuleType:
+        return stress
 
     def native_engine(self) -> ModuleType | None:
         return extension("._native", __package__)

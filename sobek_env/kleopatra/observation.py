@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from ..compiled import extension
+from ..game import check_observation_mode
 from .actions import BUILDS
 from .bounds import max_amulets, max_talents
 from .catalogue import (
@@ -47,7 +48,7 @@ from .catalogue import (
 )
 from .phases import PHASE_INDEX, PHASE_NAMES
 from .state import GameState
-from .view import EMPTY, MODES, View, view
+from .view import EMPTY, View, view
 
 _observe = extension("._observe", __package__)
 COMPILED = _observe is not None
@@ -360,8 +361,7 @@ class Observer:
 
     def __init__(self, num_players: int, mode: str = "original") -> None:
         _check_players(num_players)
-        if mode not in MODES:
-            raise ValueError(f"observation_mode must be one of {', '.join(MODES)}, got {mode!r}")
+        check_observation_mode(mode)
         self.num_players = num_players
         self.mode = mode
         slices, shapes, size = _layout(num_players)

@@ -23,7 +23,7 @@ import random
 from numbers import Integral
 from typing import Any
 
-from ..errors import IllegalActionError
+from ..game import PhasedState
 from . import actions as A
 from .catalogue import (
     BEGGAR,
@@ -130,7 +130,7 @@ def _neighbours(mask: int) -> int:
     return ((mask << 1) & NOT_FIRST_COLUMN) | ((mask >> 1) & NOT_LAST_COLUMN) | (mask << 8) | (mask >> 8)
 
 
-class GameState:
+class GameState(PhasedState):
     """A game of Kleopatra in progress: the whole table, whose turn it is, and what is pending.
 
     Create one with :meth:`new` or :meth:`from_json`; drive it with :meth:`legal_actions` and
@@ -138,8 +138,8 @@ class GameState:
     read them (a search agent uses :meth:`resample`).
     """
 
-    engine = "python"  # the reference engine (a native twin may serve instead: Game.engines)
-
+    turn_start = TURN
+    action_names = A.ACTION_NAMES
     __slots__ = (
         "rules", "seed", "rng", "turn", "active_player", "current_player", "cleopatra", "altar",
         "hands", "talents", "amulets", "merchants", "statues", "built_by", "ceremonies_won",
@@ -224,14 +224,6 @@ class GameState:
         return s
 
     @property
-    def num_players(self) -> int:
-        return self.rules.num_players
-
-    @property
-    def is_over(self) -> bool:
-        return self.over
-
-    @property
     def scores(self) -> list[int]:
         """rules §11.5: talents + 3 per Nile merchant, for every seat at every moment (a copy)."""
         return [t + MERCHANT_VALUE * m for t, m in zip(self.talents, self.merchants)]
@@ -257,47 +249,6 @@ class GameState:
     def phase(self) -> type[KleopatraPhase]:
         """The pending phase's type (:class:`~.phases.Turn` at the start of a turn)."""
         return type(TURN if self.pending is None else self.pending)
-
-    def legal_actions(self) -> list[int]:
-        """The sorted legal action ids of ``current_player`` ([] once the game is over)."""
-        return list(self._legal_ids())
-
-    def _legal_ids(self) -> list[int]:
-        legal = self._legal
-        if legal is None:
-            if self.over:
-                legal = []
-            else:
-                legal = (TURN if self.pending is None else self.pending).legal(self)
-            self._legal = legal
-        return legal
-
-    def apply(self, action: int) -> None:
-        """Play ``action`` for ``current_player``; IllegalActionError, changing nothing, for anything but
-        a legal integer id."""
-        if type(action) is not int:
-            if isinstance(action, bool) or not isinstance(action, Integral):
-                raise IllegalActionError(f"an action must be an integer id from 0 to {A.NUM_ACTIONS - 1}, "
-                                         f"got {action!r:.40} ({type(action).__name__})")
-            action = int(action)
-        legal = self._legal
-        if legal is None:
-            legal = self._legal_ids()
-        if action not in legal:
-            raise IllegalActionError(self._illegal_message(action, legal))
-        self._legal = None
-        pending = self.pending
-        (TURN if pending is None else pending).apply(self, action)
-
-    def _illegal_message(self, action: int, legal: list[int]) -> str:
-        if self.over:
-            return f"action {action} is not legal: the game is over"
-        if not 0 <= action < A.NUM_ACTIONS:
-            what = f"action {action} is out of range (ids are 0 to {A.NUM_ACTIONS - 1})"
-        else:
-            what = f"action {action} ({A.ACTION_NAMES[action]}) is not legal now"
-        names = ", ".join(f"{a} {A.ACTION_NAMES[a]}" for a in legal)
-        return f"{what} for player {self.current_player} at {self.phase.name}; legal: {names}"
 
     def clone(self) -> GameState:
         """An independent copy (the random generator included; the log is not carried over)."""
@@ -354,8 +305,6 @@ class GameState:
         from .jsonstate import to_document
 
         return to_document(self) == to_document(other)
-
-    __hash__ = None  # mutable
 
     def __repr__(self) -> str:
         status = "over" if self.over else f"player {self.current_player} at {self.phase.name}"

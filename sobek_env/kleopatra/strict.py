@@ -1,7 +1,8 @@
 """Strict readers for the ``kleopatra-state/1`` document: each returns a checked value or raises a
 StateFormatError whose message starts with the offending field's path (``players[1].hand[0]: ...``).
 
-Shared by ``jsonstate.py`` (the document) and ``phases.py`` (each phase reads its own ``pending`` form).
+Shared by ``jsonstate.py`` (the document) and ``phases.py`` (each phase reads its own ``pending`` form); the
+generic readers (``fail``, ``integer``, ``boolean``, ``array``) are :mod:`sobek_env.document`'s.
 """
 
 from __future__ import annotations
@@ -9,12 +10,8 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
-from ..errors import StateFormatError
+from ..document import array, boolean, fail, integer  # the layer's readers, shared by every game
 from .catalogue import KIND_INDEX, KINDS, NUM_KINDS, TILE_INDEX
-
-
-def fail(path: str, problem: str) -> StateFormatError:
-    return StateFormatError(f"{path or 'document'}: {problem}")
 
 
 def join(path: str, key: str | int) -> str:
@@ -33,32 +30,6 @@ def obj(value: Any, path: str, allowed: Collection[str], required: Collection[st
     for key in required:
         if key not in value:
             raise fail(join(path, key), "missing")
-    return value
-
-
-def integer(value: Any, path: str, low: int, high: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise fail(path, f"must be an integer, got {value!r:.40}")
-    if value < low or (high is not None and value > high):
-        allowed = f"{low} or more" if high is None else f"from {low} to {high}"
-        raise fail(path, f"must be {allowed}, got {value}")
-    return value
-
-
-def boolean(value: Any, path: str) -> bool:
-    if not isinstance(value, bool):
-        raise fail(path, f"must be true or false, got {value!r:.40}")
-    return value
-
-
-def array(value: Any, path: str, most: int, length: int | None = None) -> list:
-    """A JSON list of at most ``most`` entries (exactly ``length`` if given), checked before it is read."""
-    if not isinstance(value, list):
-        raise fail(path, f"must be a list, got {type(value).__name__}")
-    if length is not None and len(value) != length:
-        raise fail(path, f"must have {length} entries, got {len(value)}")
-    if len(value) > most:
-        raise fail(path, f"has {len(value)} entries; the game allows at most {most}")
     return value
 
 
@@ -103,3 +74,6 @@ def tile(value: Any, path: str) -> int:
 def names(counts: list[int]) -> list[str]:
     """Counts per kind written as a list of kind names, in catalogue order."""
     return [KINDS[k] for k, c in enumerate(counts) for _ in range(c)]
+
+
+__all__ = ["array", "boolean", "cards", "fail", "integer", "join", "kind", "names", "obj", "seat", "seats", "tile"]

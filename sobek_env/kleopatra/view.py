@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..game import OBSERVATION_MODES as MODES  # noqa: F401 (the compiled baselines read it here)
+from ..game import check_observation_mode
 from .actions import BUILDS
 from .catalogue import NUM_KINDS, NUM_TILES, NUM_WALL_SLOTS, STALLS, UNITS
 from .phases import (
@@ -27,7 +29,6 @@ from .phases import (
 )
 from .state import GameState
 
-MODES = ("original", "memory")
 FACE_DOWN = NUM_KINDS        # a card seen from its back
 EMPTY = NUM_KINDS + 1        # no card (the deck's top when it is empty)
 
@@ -116,8 +117,7 @@ def _visit(s: GameState) -> Quarry | None:
 
 def view(s: GameState, seat: int, mode: str = "original") -> View:
     """What ``seat`` sees of ``s`` in ``mode`` (rules §12, §15)."""
-    if mode not in MODES:
-        raise ValueError(f"observation_mode must be one of {', '.join(MODES)}, got {mode!r}")
+    check_observation_mode(mode)
     n = s.num_players
     memory = mode == "memory"
     order = [(seat + i) % n for i in range(n)]

@@ -442,8 +442,8 @@ cdef class NativeState:
         a legal integer id (the Python engine's checks and messages)."""
         if type(action) is not int:
             if isinstance(action, bool) or not isinstance(action, Integral):
-                raise IllegalActionError(
-                    f"an action must be an integer id from 0 to {NUM_ACTIONS - 1}, got {action!r}")
+                raise IllegalActionError(f"an action must be an integer id from 0 to {NUM_ACTIONS - 1}, "
+                                         f"got {action!r:.40} ({type(action).__name__})")
             action = int(action)
         cdef int overflow = 0, count = self._fill_legal(), i
         cdef long a = PyLong_AsLongAndOverflow(action, &overflow)  # huge ints: overflow set, no error

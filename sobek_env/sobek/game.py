@@ -51,7 +51,7 @@ import numpy as np
 
 from ..compiled import extension
 from ..game import Column, Game, State, Table, python_state
-from . import invariants, words
+from . import invariants, stress, words
 from .actions import ACTION_NAMES
 from .catalogue import (
     CHARACTERS,
@@ -105,8 +105,6 @@ class SobekGame(Game):
         Column("most_corrupt_rate", "most corrupt", "most_corrupt", "rounds", ".1%"),
         Column("penalty_per_game", "penalty/game", "penalty"),                  # points lost to the penalty
     )
-    corruption_axes = ("corruption_per_round", "penalty_per_game", "points lost to the corruption penalty per game")
-    penalty_rate = ("most_corrupt_rate", "share of rounds most corrupt (penalised)")
 
     def new(self, num_players: int | None = None, seed: int | None = None, engine: str | None = None,
             **rules: Any) -> State:
@@ -119,6 +117,9 @@ class SobekGame(Game):
         if self.engine_of(engine) == "native":
             return self.native_engine().from_json(text)
         return GameState.from_json(text)
+
+    def stress_profile(self) -> ModuleType:
+        return stress
 
     def native_engine(self) -> ModuleType | None:
         return extension("._native", __package__)

@@ -20,7 +20,8 @@ from functools import cache
 import numpy as np
 
 from ..compiled import extension
-from ..game import layout_of
+from ..game import OBSERVATION_MODES as MODES
+from ..game import check_observation_mode, layout_of
 from .catalogue import (
     BACKS,
     CURSE,
@@ -61,7 +62,6 @@ from .view import seat_view
 _observe = extension("._observe", __package__)
 COMPILED = _observe is not None  # whether Observer.encode runs the compiled encoder
 
-MODES = ("original", "memory")
 NILE_SLOTS = 9
 NILE_COLUMNS = FIRST_CHARACTER + 1  # the 19 face-up kinds, then "a character, face down"
 HIGH = 100.0         # upper bound of every entry (counts never exceed 63; scores / 100)
@@ -151,8 +151,7 @@ class Observer:
     """
 
     def __init__(self, num_players: int, mode: str = "original") -> None:
-        if mode not in MODES:
-            raise ValueError(f"observation_mode must be one of {MODES}, got {mode!r}")
+        check_observation_mode(mode)
         n = num_players
         self.num_players = n
         self.mode = mode

@@ -23,7 +23,7 @@ import random
 from numbers import Integral
 from operator import add
 
-from ..errors import IllegalActionError
+from ..game import PhasedState
 from . import actions as A
 from .catalogue import (
     AMULET,
@@ -83,7 +83,7 @@ ROUND_END_PHASES = (Horizontal, HorizontalSet)
 EMPTY = (0,) * NUM_KINDS  # no card of any kind
 
 
-class GameState:
+class GameState(PhasedState):
     """A game of Sobek in progress: the whole table, whose turn it is, and what is pending.
 
     Create one with :meth:`new` or :meth:`from_json`; drive it with
@@ -91,8 +91,8 @@ class GameState:
     properties are the engine's own: agents never read them.
     """
 
-    engine = "python"  # the reference engine (a native twin may serve instead: Game.engines)
-
+    turn_start = TURN_START
+    action_names = A.ACTION_NAMES
     __slots__ = (
         "rules", "seed", "rng", "round", "first_player", "current_player", "markers",
         "hands", "piles", "curses", "sets", "horizontal", "nile", "deck", "tokens",
@@ -160,14 +160,6 @@ class GameState:
         return state
 
     @property
-    def num_players(self) -> int:
-        return self.rules.num_players
-
-    @property
-    def is_over(self) -> bool:
-        return self.over
-
-    @property
     def scores(self) -> list[int]:
         return list(self.markers)
 
@@ -184,50 +176,8 @@ class GameState:
         """The pending sub-decision's name, or None at the start of a turn."""
         return None if self.pending is None else self.pending.name
 
-    def legal_actions(self) -> list[int]:
-        """The sorted legal action ids for ``current_player`` ([] once the game is over)."""
-        return list(self._legal_ids())
-
-    def _legal_ids(self) -> list[int]:
-        legal = self._legal
-        if legal is None:
-            if self.over:
-                legal = []
-            else:
-                legal = (TURN_START if self.pending is None else self.pending).legal(self)
-            self._legal = legal
-        return legal
-
-    def apply(self, action: int) -> None:
-        """Play ``action`` for ``current_player``.
-
-        Raises IllegalActionError, leaving the state unchanged, for anything
-        but a legal integer id.
-        """
-        if type(action) is not int:
-            if isinstance(action, bool) or not isinstance(action, Integral):
-                raise IllegalActionError(
-                    f"an action must be an integer id from 0 to {A.NUM_ACTIONS - 1}, got {action!r}")
-            action = int(action)
-        legal = self._legal
-        if legal is None:
-            legal = self._legal_ids()
-        if action not in legal:
-            raise IllegalActionError(self._illegal_message(action, legal))
-        self._legal = None
-        pending = self.pending
-        (TURN_START if pending is None else pending).apply(self, action)
-
-    def _illegal_message(self, action: int, legal: list[int]) -> str:
-        if self.over:
-            return f"action {action} is not legal: the game is over"
-        if not 0 <= action < A.NUM_ACTIONS:
-            what = f"action {action} is out of range (ids are 0 to {A.NUM_ACTIONS - 1})"
-        else:
-            what = f"action {action} ({A.ACTION_NAMES[action]}) is not legal now"
-        phase = self.phase or "turn start"
-        names = ", ".join(f"{a} {A.ACTION_NAMES[a]}" for a in legal)
-        return f"{what} for player {self.current_player} at {phase}; legal: {names}"
+    def phase_name(self) -> str:
+        return self.phase or "turn start"
 
     def clone(self) -> GameState:
         """An independent copy (including the random generator; not the event log)."""
@@ -288,8 +238,6 @@ class GameState:
         from .jsonstate import to_document
 
         return to_document(self) == to_document(other)
-
-    __hash__ = None  # mutable
 
     def __repr__(self) -> str:
         status = "over" if self.over else f"player {self.current_player} at {self.phase or 'turn start'}"

@@ -1,0 +1,32 @@
+"""The rewards a learner trains on beside the environment's own (``win``, ``margin``, ``score``): its lead
+over the best opponent, paid as it changes, optionally squashed at the end. Both trainers (stable-baselines3 in
+:mod:`agents.training.sb3`, RLlib in :mod:`agents.training.rllib_env`) read them here; nothing heavy is
+imported."""
+
+from __future__ import annotations
+
+import math
+
+from sobek_env.env import REWARD_MODES
+
+# the margin over the best opponent paid as it accrues (at each scoring), or one of the environment's rewards
+ROUND_MARGIN = "round-margin"
+# the same, but the game's final margin counts as MARGIN_CAP * tanh(margin / MARGIN_CAP): a loss by a little
+# and a loss by a lot (an eaten Kleopatra player's) cost nearly alike, as they do in the standings
+CAPPED_MARGIN = "capped-margin"
+MARGIN_CAP = 0.1  # of the game's score scale: 10 talents in Kleopatra, 10 points in Sobek
+LEAD_REWARDS = (ROUND_MARGIN, CAPPED_MARGIN)  # rewards paid as the learner's lead changes
+REWARDS = (*LEAD_REWARDS, *REWARD_MODES)
+# train.py (stable-baselines3) only: the capped margin less the advisor's on the same deal, from the learner's
+# first departure from the advice (agents.training.sb3.TrainingEnv)
+PAIRED_MARGIN = "paired-margin"
+
+
+def paid_lead(reward: str, lead: float, over: bool) -> float:
+    """What a lead reward (:data:`LEAD_REWARDS`) has paid in all once the learner's margin / score scale is
+    ``lead``: the lead itself, but at the end of the game a ``capped-margin`` squashes it. Paying the change
+    of this at every step sums to the final value, and the lead before the end only shapes the reward
+    (a potential, in the sense of Ng, Harada and Russell, 1999)."""
+    if over and reward == CAPPED_MARGIN:
+        return MARGIN_CAP * math.tanh(lead / MARGIN_CAP)
+    return lead

@@ -1,0 +1,75 @@
+"""Each game gives its own tables: sobek_env finds its game packages, each agents package registers its tables."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+import agents
+from agents.games import NONE, GameAgents, baseline, register, tables
+from agents.players.features import default_features, feature_sets
+from sobek_env.registry import GAMES, discover, load_game
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_games_are_the_packages_with_a_versioned_module_beside_them(tmp_path: Path) -> None:
+    for folder in ("chess", "go", "util"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "__init__.py").write_text("")
+    for module in ("chess_v1.py", "chess_v2.py", "go_v1.py", "orphan_v1.py", "helpers.py", "go_v0.py"):
+        (tmp_path / module).write_text("")
+    assert discover(tmp_path, "pkg") == {"chess": ("pkg.chess", 2), "go": ("pkg.go", 1)}
+    assert set(GAMES) == {"sobek", "kleopatra"} and all(load_game(name).name == name for name in GAMES)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_game_registers_its_agents_tables(game: str) -> None:
+    own = tables(game)
+    info = load_game(game)
+    assert own.game == game and set(own.baselines) == set(agents.players.registry.BASELINES)
+    assert baseline(info, "heuristic") is own.baselines["heuristic"]
+    assert own.search["mode"] == "paired" and own.timesteps and set(own.timesteps) <= set(info.player_counts)
+    assert default_features(game) == own.default_features and set(feature_sets(game)) == {"raw", *own.feature_sets}
+    columns = {column.total for column in info.columns} | {column.name for column in info.columns}
+    assert {own.corruption_axes[1], own.penalty_rate[0]} <= columns
+    with pytest.raises(TypeError):
+        own.search["mode"] = "tree"  # the registered tables are read-only
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_game_gives_its_stress_profile(game: str) -> None:
+    profile = load_game(game).stress_profile()
+    assert profile.RELOAD_WITHIN > 0 and callable(profile.draw) and profile.RARE_PATHS
+    assert isinstance(profile.SECTIONS, dict) and isinstance(profile.GAME_TAGS, tuple)
+
+
+def test_a_game_without_an_agents_package_has_no_baselines(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("agents.games._REGISTERED", {})
+    monkeypatch.setattr("agents.games._discover", lambda: None)
+    assert tables("sobek") is NONE and feature_sets("sobek") == ("raw",) and default_features("sobek") == "raw"
+    with pytest.raises(ValueError, match="Sobek has no baseline agents yet; use random or ppo:PATH"):
+        agents.make("heuristic")
+
+
+def test_registration_refuses_bad_tables() -> None:
+    with pytest.raises(ValueError, match="unknown game 'chess'"):
+        register(GameAgents(game="chess", baselines={}))
+    with pytest.raises(ValueError, match="default_features 'advise' is not one of its feature_sets"):
+        GameAgents(game="sobek", baselines={}, default_features="advise")
+    with pytest.raises(ValueError, match="registered twice"):
+        register(GameAgents(game="sobek", baselines={}))
+    with pytest.raises(ValueError, match="Sobek has no baseline 'expert'; its baselines are greedy, heuristic"):
+        baseline("sobek", "expert")
+
+
+def test_no_module_finds_a_game_by_formatting_its_name() -> None:
+    """A game's parts are reached through its game object or its registration, never by a module name built
+    from the game's name (setup.py, which lists the compiled extensions, aside)."""
+    pattern = re.compile(r"""f["'](?:agents|sobek_env)\.\{|import_module\(f["']""")
+    sources = [p for package in ("agents", "sobek_env") for p in (ROOT / package).rglob("*.py")]
+    found = [f"{p.relative_to(ROOT)}:{n}" for p in sources for n, line in enumerate(p.read_text().splitlines(), 1)
+             if pattern.search(line)]
+    assert not found, f"module names built from a game's name: {', '.join(found)}"
