@@ -9,6 +9,9 @@
 
 import random
 
+from cpython.long cimport PyLong_AsUnsignedLong, PyLong_FromUnsignedLong
+from cpython.ref cimport Py_INCREF
+from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_New, PyTuple_SET_ITEM
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
 from libcpp.vector cimport vector
 
@@ -26,8 +29,13 @@ cdef class Playouts:
     cdef vector[SeatPolicy] seats
     cdef vector[float] obs
     cdef vector[uint8_t] mask
+    # the playout's state and generator, made once: constructing either seeds a generator, which costs more
+    # than a short playout (so a Playouts object serves one thread at a time, as its buffers do)
+    cdef State scratch
+    cdef PyRandom generator
     cdef readonly int num_players
     cdef readonly bint memory
+    cdef bint draws  # whether a seat plays random actions: without one, the generator is never read
     cdef readonly tuple policies
     cdef object _native_table  # keeps the baselines' table (which PlayTable points into) alive
 
@@ -49,6 +57,7 @@ cdef class Playouts:
             seat.policy = POLICIES.index(name)
             seat.tolerance = tolerance
             self.seats.push_back(seat)
+            self.draws = self.draws or seat.policy == PLAY_RANDOM
         _fill_table(table, memory, &self.table)
         self._native_table = table
         self.num_players, self.memory, self.policies = table.num_players, memory, pairs
@@ -62,37 +71,35 @@ cdef class Playouts:
         the playout and the number of actions played."""
         cdef const State* s = self._playable(state)
         cdef long limit = self._steps(steps)
-        cdef PyRandom generator
-        cdef State copy
         cdef double margins[8]
         cdef long played
         cdef int refusal = 0, p
-        gauss = _load(rng, &generator)
-        _copy(s, &copy)
+        gauss = _load(rng, &self.generator) if self.draws else _check(rng)
+        _copy(s, &self.scratch)
         with nogil:
-            played = _play(copy, self.table, self.seats.data(), self.memory, generator, limit, self.obs.data(),
-                           self.mask.data(), &refusal)
+            played = _play(self.scratch, self.table, self.seats.data(), self.memory, self.generator, limit,
+                           self.obs.data(), self.mask.data(), &refusal)
         if gauss is not _SEED:
-            _store(&generator, rng, gauss)
+            _store(&self.generator, rng, gauss)
         if refusal:
             raise RuntimeError(f"a native baseline refused the playout after {played} actions: "
                                f"{REFUSALS.get(refusal, refusal)}")
-        _outlook(copy, margins)
+        _outlook(self.scratch, margins)
         return [margins[p] for p in range(self.num_players)], played
 
     def choose(self, state, rng=None) -> int:
         """The action the policy of the seat to move in ``state`` (not over) takes there, without playing it;
         ``rng`` as in :meth:`run`, needed only by a random seat."""
         cdef const State* s = self._playable(state)
-        cdef PyRandom generator
         cdef int action
         if self.seats[_current(s)].policy == PLAY_RANDOM and rng is None:
             raise ValueError("a random seat draws its action: give rng (a random.Random or a seed)")
-        gauss = _SEED if rng is None else _load(rng, &generator)
-        action = _choose(s[0], self.table, self.seats[_current(s)], self.memory, generator, self.obs.data(),
+        random_seat = self.seats[_current(s)].policy == PLAY_RANDOM
+        gauss = _load(rng, &self.generator) if random_seat else _SEED if rng is None else _check(rng)
+        action = _choose(s[0], self.table, self.seats[_current(s)], self.memory, self.generator, self.obs.data(),
                          self.mask.data())
         if gauss is not _SEED:
-            _store(&generator, rng, gauss)
+            _store(&self.generator, rng, gauss)
         if action < 0:
             raise RuntimeError(f"a native baseline refused the state: {REFUSALS.get(action, action)}")
         return action
@@ -123,10 +130,22 @@ cdef class Playouts:
 _SEED = object()  # what _load answers for a seed: there is no generator to write back
 
 
+cdef object _check(object rng):
+    """:func:`_load`'s checks of ``rng`` without reading it, for playouts that never draw (answers _SEED)."""
+    if isinstance(rng, int) and not isinstance(rng, bool):
+        if not 0 <= rng < 2 ** 64:
+            raise ValueError(f"a playout seed must be from 0 to 2**64 - 1, got {rng}")
+    elif not isinstance(rng, random.Random):
+        raise ValueError(f"rng must be a random.Random or a seed (an int), got {type(rng).__name__}")
+    return _SEED
+
+
 cdef object _load(object rng, PyRandom* out):
     """``rng`` into ``out``: a seed (0 to 2**64 - 1) seeds it as random.Random(seed) does (the answer is _SEED),
     a random.Random's state is copied (the answer is its gauss_next, for :func:`_store`)."""
     cdef uint32_t words[624]
+    cdef tuple internal
+    cdef Py_ssize_t i
     if isinstance(rng, int) and not isinstance(rng, bool):
         if not 0 <= rng < 2 ** 64:
             raise ValueError(f"a playout seed must be from 0 to 2**64 - 1, got {rng}")
@@ -137,8 +156,8 @@ cdef object _load(object rng, PyRandom* out):
     version, internal, gauss = rng.getstate()
     if version != 3 or len(internal) != 625 or not 0 <= internal[624] <= 624:
         raise ValueError("the generator's state is not random.Random's (version 3, 624 words and an index)")
-    for i in range(624):
-        words[i] = internal[i]
+    for i in range(624):  # the tuple read directly: this runs at every rollout of a tree
+        words[i] = PyLong_AsUnsignedLong(<object>PyTuple_GET_ITEM(internal, i))
     out.set_state(words, internal[624])
     return gauss
 
@@ -147,6 +166,12 @@ cdef int _store(PyRandom* generator, object rng, object gauss) except -1:
     """``generator``'s state back into the random.Random ``rng``."""
     cdef uint32_t words[624]
     cdef int index
+    cdef Py_ssize_t i
     generator.get_state(words, &index)
-    rng.setstate((3, tuple([words[i] for i in range(624)] + [index]), gauss))
+    internal = PyTuple_New(625)
+    for i in range(625):
+        value = PyLong_FromUnsignedLong(words[i]) if i < 624 else index
+        Py_INCREF(value)  # PyTuple_SET_ITEM takes the reference over
+        PyTuple_SET_ITEM(internal, i, value)
+    rng.setstate((3, internal, gauss))
     return 0
