@@ -7,6 +7,7 @@ with random, greedy and heuristic rollouts). ``SOBEK_LONG=1`` searches many more
 from __future__ import annotations
 
 import os
+import pickle
 import random
 
 import pytest
@@ -187,3 +188,18 @@ def test_the_search_decides_the_same_on_both_paths(name: str, num_players: int, 
             assert fast.rng.getstate() == slow.rng.getstate()
             count += 1
     assert count >= 3
+
+
+@pytest.mark.parametrize(("name", "num_players"), [("sobek", 2), ("kleopatra", 3)])
+def test_a_search_that_ran_natively_still_travels_to_workers(name: str, num_players: int) -> None:
+    game = native_game(name)
+    agent = make("ismcts", game=name, num_players=num_players, seed=4)
+    s = positions(game, num_players, 4, 1, GAME_SETTINGS[name]["late"])[0]
+    agent.act(None, state=s)
+    assert agent._fast
+    twin = pickle.loads(pickle.dumps(agent))
+    assert (twin.act(None, state=s), twin.last_means) == (agent.act(None, state=s), agent.last_means)
+    assert twin._fast
+    runs = native_playouts(game.table(num_players), ["heuristic:tolerance=0.2"] + ["random"] * (num_players - 1))
+    copy = pickle.loads(pickle.dumps(runs))
+    assert copy.policies == runs.policies and copy.run(s, 3) == runs.run(s, 3)

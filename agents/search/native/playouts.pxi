@@ -64,6 +64,9 @@ cdef class Playouts:
         self.obs.resize(table.size)
         self.mask.resize(NUM_ACTIONS)
 
+    def __reduce__(self):  # an agent holding playouts travels to tournament workers
+        return type(self), (self._native_table, self.policies, self.memory)
+
     def run(self, state, rng, steps=0) -> tuple:
         """Play ``state`` (a native state, left unchanged) on for ``steps`` actions (0: to the end), each seat by
         its policy, the random ones drawing from ``rng`` (a random.Random, advanced as Python's rollout would
