@@ -203,3 +203,27 @@ def test_a_search_that_ran_natively_still_travels_to_workers(name: str, num_play
     runs = native_playouts(game.table(num_players), ["heuristic:tolerance=0.2"] + ["random"] * (num_players - 1))
     copy = pickle.loads(pickle.dumps(runs))
     assert copy.policies == runs.policies and copy.run(s, 3) == runs.run(s, 3)
+
+
+@pytest.mark.parametrize(("name", "num_players"), [("sobek", 2), ("kleopatra", 3)])
+def test_seeded_games_against_the_heuristic_are_the_same_on_both_paths(name: str, num_players: int) -> None:
+    """Whole games with the game's settings in seat 0: each decision searched on the native state and on its
+    Python twin (the Python engine and loop), the games going on with the native one's action."""
+    game = native_game(name)
+    table = game.table(num_players)
+    others = RolloutPolicy(table, "heuristic")
+    searched = 0
+    for seed in range(4 if LONG else 1):
+        fast = make("ismcts", game=name, num_players=num_players, seed=seed)
+        slow = make("ismcts", game=name, num_players=num_players, seed=seed)
+        s = game.new(num_players, seed=seed, engine="native")
+        while not s.is_over:
+            if s.current_player == 0:
+                action = fast.act(None, state=s)
+                assert (action, fast.last_means, fast.last_steps) == \
+                    (slow.act(None, state=s.to_python()), slow.last_means, slow.last_steps)
+                searched += fast.last_simulations > 0
+            else:
+                action = others.act(s)
+            s.apply(action)
+    assert searched >= 10, "too few searched decisions to compare"
