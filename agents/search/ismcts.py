@@ -50,8 +50,8 @@ default depth reaches the end of a game).
 **On a native engine** (``state.engine == "native"``) the same search runs its rollouts as whole native
 playouts (:mod:`agents.search.playouts`: one call from a state to the end, every seat's policy in C++) and asks
 the guide through the same compiled baselines, drawing exactly what the Python loop draws: the decisions are
-the same on either path (``tests/test_ismcts_native.py``), about ten times cheaper. Where a game's playouts were
-not built, the Python loop serves.
+the same on either path (``tests/test_ismcts_native.py``), at a fraction of the cost (docs/search.md, "On the
+native engine"). Where a game's playouts were not built, the Python loop serves.
 
 The agent reads the state it is handed only through ``state.current_player`` and
 ``state.resample(me, rng)``: its first act is to replace that state by a
@@ -325,7 +325,6 @@ class ISMCTSAgent(SeededAgent):
         self.last_steps += (self.depth or -1) - steps
         return [math.tanh(m / scale) for m in self.table.game.outlook(s)]
 
-
     def _guide_act(self, s: State) -> int:
         """The guide's action in ``s``: the compiled baseline's on the native path, else the Python agent's."""
         return self._natives[1].choose(s) if self._fast else self._guide.act(s)
@@ -335,11 +334,10 @@ class ISMCTSAgent(SeededAgent):
         if self._natives is None:
             from agents.search.playouts import native_playouts
 
-            table = self.table
-            rollouts = native_playouts(table, self.rollout)
-            guide = None if self._guide is None else native_playouts(table, self.guide)
-            self._natives = (rollouts, guide) if rollouts is not None and (guide is not None or self._guide is None) \
-                else (None, None)
+            rollouts = native_playouts(self.table, self.rollout)
+            guide = None if self._guide is None else native_playouts(self.table, self.guide)
+            missing = rollouts is None or (self._guide is not None and guide is None)
+            self._natives = (None, None) if missing else (rollouts, guide)
         return self._natives[0] is not None
 
 
