@@ -11,8 +11,6 @@ from agents.kleopatra._baselines cimport NativeTable, Table
 
 from libc.stdint cimport uint8_t
 
-GAME = "Kleopatra"
-
 cdef extern from "agents/kleopatra/native/playout.hpp" namespace "sobek_native" nogil:
     cdef struct SeatPolicy:
         int policy

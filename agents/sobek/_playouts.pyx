@@ -11,8 +11,6 @@ from agents.sobek._baselines cimport NativeTable, Table
 
 from libc.stdint cimport uint8_t
 
-GAME = "Sobek"
-
 cdef extern from "agents/sobek/native/playout.hpp" namespace "sobek_native" nogil:
     cdef struct SeatPolicy:
         int policy

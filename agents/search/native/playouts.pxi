@@ -1,11 +1,12 @@
 # The binding of agents/search/native/playout.hpp, shared by every game's agents/<game>/_playouts.pyx, which
 # includes it after declaring, for its own engine and baselines: State, PlayTable (its traits' Table), SeatPolicy
-# and the PLAY_* codes, the C++ _play, _choose and _outlook of its traits, GAME (the game's title) and the hooks
+# and the PLAY_* codes, NUM_ACTIONS, the C++ _play, _choose and _outlook of its traits, and the hooks
 #   cdef int _fill_table(NativeTable table, bint memory, PlayTable* out) except -1
 #   cdef State* _state_of(object state) except NULL        ValueError for anything but this game's NativeState
 #   cdef void _copy(const State* src, State* dst)           a copy that logs nothing
 #   cdef bint _is_over(const State* s)
 #   cdef int _num_players(const State* s)
+#   cdef int _current(const State* s)                       the seat to act
 
 import random
 
@@ -47,6 +48,8 @@ cdef class Playouts:
             pairs = tuple((name, tolerance) for name, tolerance in policies)
         except (TypeError, ValueError):
             raise ValueError(f"policies must be (name, tolerance) pairs, one per seat, got {policies!r}") from None
+        self.seats.clear()
+        self.draws = False
         if len(pairs) != table.num_players:
             raise ValueError(f"{len(pairs)} policies for a {table.num_players}-player table: give one per seat")
         for name, tolerance in pairs:
