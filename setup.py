@@ -4,7 +4,9 @@
 - each game's native engine (``sobek_env/<game>/_native.pyx`` over the C++ in ``sobek_env/<game>/native/``,
   with the generator both share in ``sobek_env/native/``);
 - each game's native baselines (``agents/<game>/_baselines.pyx`` over ``agents/<game>/native/``) and the
-  Sobek heuristic's hand valuation (``agents/sobek/_points.pyx``).
+  Sobek heuristic's hand valuation (``agents/sobek/_points.pyx``);
+- each game's whole playouts (``agents/<game>/_playouts.pyx``: the engine and the baselines in one loop, the
+  loop shared in ``agents/search/native/``).
 
 Every extension is optional: without Cython or a compiler the install still succeeds (with a warning) and
 the Python paths serve. C++ headers are given from the project root (``include_dirs=["."]``), so one
@@ -21,9 +23,11 @@ CXX_FLAGS = ["-O2", "-std=c++17", "-ffp-contract=off"]
 SHARED_HEADERS = sorted(str(p) for p in Path("sobek_env/native").glob("*.hpp"))
 
 
-def cxx(name: str, sources: list[str], native: str) -> Extension:
-    """A C++ extension whose headers (rebuilt on change, shipped in the sdist) are those of ``native``."""
-    depends = sorted(str(p) for p in Path(native).glob("*") if p.suffix in (".hpp", ".inc")) + SHARED_HEADERS
+def cxx(name: str, sources: list[str], native: str, extra: tuple[str, ...] = ()) -> Extension:
+    """A C++ extension whose headers (rebuilt on change, shipped in the sdist) are those of ``native`` (and of
+    the ``extra`` folders)."""
+    depends = sorted(str(p) for folder in (native, *extra) for p in Path(folder).glob("*")
+                     if p.suffix in (".hpp", ".inc", ".pxi")) + SHARED_HEADERS
     return Extension(name, sources, language="c++", include_dirs=["."], extra_compile_args=CXX_FLAGS,
                      depends=depends)
 
@@ -39,6 +43,8 @@ else:
            for game in GAMES]
         + [cxx(f"agents.{game}._baselines", [f"agents/{game}/_baselines.pyx", f"agents/{game}/native/baselines.cpp"],
                f"agents/{game}/native") for game in GAMES]
+        + [cxx(f"agents.{game}._playouts", [f"agents/{game}/_playouts.pyx", f"agents/{game}/native/baselines.cpp"],
+               f"agents/{game}/native", extra=("agents/search/native",)) for game in GAMES]
         + [Extension("agents.sobek._points", ["agents/sobek/_points.pyx"])],
         compiler_directives={"language_level": 3},
     )

@@ -40,7 +40,9 @@ class GameAgents:
     computes them from an observation dict, made for a table), ``default_features`` the one ``train.py`` uses.
     ``corruption_axes``: the corruption study's (column of corruption, column of its cost, the cost's label),
     ``penalty_rate``: (column, label) of how often corruption was punished, both columns of
-    :meth:`Game.statistics`; None where the game has no such study.
+    :meth:`Game.statistics`; None where the game has no such study. ``playouts``: builds the compiled whole
+    playouts the search rolls out with, ``playouts(table, [(policy, tolerance) per seat])``, returning None
+    where they were not built (:mod:`agents.search.playouts`); None where the game has none.
     """
 
     game: str
@@ -53,6 +55,7 @@ class GameAgents:
     default_features: str | None = None
     corruption_axes: tuple[str, str, str] | None = None
     penalty_rate: tuple[str, str] | None = None
+    playouts: Callable[..., Any] | None = None
 
     def __post_init__(self) -> None:
         for name in ("baselines", "search", "timesteps", "training", "feature_sets"):

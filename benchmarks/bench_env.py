@@ -18,11 +18,14 @@ for each game at its smallest and largest table:
 - single: ``SingleAgentEnv.step`` for the learner, random opponents playing inside it;
 - heuristic (at each game's default table only): the ``heuristic`` baseline deciding for every seat from
   that seat's observation (encoded, decoded, decided), what the search settings' rollouts spend their
-  time on; its steps are decisions, not compared with the peers;
-- search (at each game's default table only): the ``ismcts`` tree search (``SEARCH_SPECS``) deciding one
-  position every :data:`SEARCH_EVERY` steps of random play; there a step is one simulation
-  (steps/s: simulations per second) and a game is one decision (ms/game: milliseconds per decision),
-  so its row is not compared with the peers;
+  time on, in the search's Python rollout loop on the Python engine; its steps are decisions and its games
+  playouts, not compared with the peers; beside it, the same playouts natively in one call each
+  (:mod:`agents.search.playouts`);
+- search (at each game's default table only): the ``ismcts`` tree search (``SEARCH_SPECS``) and the game's
+  own settings, each deciding one position every :data:`SEARCH_EVERY` steps of random play, on the Python
+  engine and on the native one (whose rollouts are native playouts), the same decisions; there a step is one
+  simulation (steps/s: simulations per second) and a game is one decision (ms/game: CPU milliseconds per
+  decision), so these rows are not compared with the peers;
 - OpenSpiel bridge (``pip install -e .[openspiel]``, at each game's default table): the same random play
   through ``sobek_env.openspiel``'s pyspiel states (``legal_actions`` + ``apply_action`` from Python, each
   call crossing into C++ and back into the wrapped engine), beside the engine row: what the bridge costs;
@@ -239,22 +242,21 @@ SEARCH_SPECS = {"sobek": "ismcts:mode=tree,late=0,steps=0,rollout=random,guide=n
                              "guide=heuristic,bias=30"}
 
 
-def search_loop(game: Game, num_players: int) -> Loop:
-    """The ``ismcts`` tree search (``SEARCH_SPECS``, else the game's settings) deciding positions along
-    random games: steps are its simulations, games its decisions (positions with one legal action are
-    skipped)."""
+def search_loop(game: Game, num_players: int, spec: str, engine: str = "python") -> Loop:
+    """The ``ismcts`` agent of ``spec`` deciding positions along random games on ``engine``: steps are its
+    simulations, games its decisions (positions with one legal action are skipped)."""
     from agents import make
 
     def run(budget: float) -> Figure:
-        agent = make(SEARCH_SPECS.get(game.name, "ismcts"), game=game.name, num_players=num_players, seed=SEED)
+        agent = make(spec, game=game.name, num_players=num_players, seed=SEED)
         rng = random.Random(SEED)
-        state, deals, played = game.new(num_players, seed=SEED), 0, 0
+        state, deals, played = game.new(num_players, seed=SEED, engine=engine), 0, 0
         simulations = decisions = 0
         start = CLOCK()
         while True:
             if state.is_over:
                 deals += 1
-                state = game.new(num_players, seed=SEED + deals)
+                state = game.new(num_players, seed=SEED + deals, engine=engine)
             legal = state.legal_actions()
             played += 1
             if played % SEARCH_EVERY or len(legal) == 1:
@@ -284,6 +286,27 @@ def rollout_loop(game: Game, num_players: int) -> Loop:
             while not state.is_over:
                 state.apply(policy.act(state))
                 steps += 1
+            games += 1
+            if CLOCK() - start >= budget:
+                return Figure(steps, games, CLOCK() - start)
+
+    return run
+
+
+def native_playout_loop(game: Game, num_players: int) -> Loop:
+    """The same playouts as :func:`rollout_loop` (the ``heuristic`` in every seat, from the deal to the end),
+    each one call of the native playouts: steps are actions, games playouts."""
+    from agents.search.playouts import native_playouts
+
+    runs = native_playouts(game.table(num_players), "heuristic")
+    if runs is None:
+        raise ImportError(f"{game.name}'s native playouts were not built")
+
+    def run(budget: float) -> Figure:
+        steps = games = 0
+        start = CLOCK()
+        while True:
+            steps += runs.run(game.new(num_players, seed=SEED + games, engine="native"), SEED + games)[1]
             games += 1
             if CLOCK() - start >= budget:
                 return Figure(steps, games, CLOCK() - start)
@@ -380,8 +403,18 @@ def game_rows(game: Game, breakdown: bool = False) -> list[Row]:
                    lambda: bridge_loop(game, n)))
     out.append(Row(f"{game.name}_heuristic_{n}p", f"{game.name}: heuristic in every seat, {n}p",
                    lambda: rollout_loop(game, n), compare=False))
-    out.append(Row(f"{game.name}_ismcts_{n}p", f"{game.name}: ismcts simulations (games: decisions), {n}p",
-                   lambda: search_loop(game, n), compare=False))
+    native = "native" in game.engines
+    if native:
+        out.append(Row(f"{game.name}_native_playouts_{n}p", f"{game.name}: same, native playouts, {n}p",
+                       lambda: native_playout_loop(game, n), compare=False))
+    searches = [("ismcts", SEARCH_SPECS.get(game.name, "ismcts"), "ismcts tree"),
+                ("ismcts_settings", "ismcts", "ismcts settings")]
+    for key, spec, title in searches:
+        out.append(Row(f"{game.name}_{key}_{n}p", f"{game.name}: {title} (games: decisions), {n}p",
+                       lambda spec=spec: search_loop(game, n, spec), compare=False))
+        if native:
+            out.append(Row(f"{game.name}_native_{key}_{n}p", f"{game.name}: {title}, native, {n}p",
+                           lambda spec=spec: search_loop(game, n, spec, "native"), compare=False))
     if breakdown:
         n = game.max_players
         out += [
@@ -490,6 +523,29 @@ def bridge_overhead(figures: dict[str, Figure | str], games: tuple[str, ...] = G
     return "\n".join(lines)
 
 
+def native_search(figures: dict[str, Figure | str], games: tuple[str, ...] = GAMES) -> str:
+    """Each game's search rows and heuristic playouts on the Python engine beside the native ones: CPU ms a
+    decision (playouts a second), and how many times cheaper the native path is."""
+    lines = ["", "Search on the native engine: Python | native | times cheaper"]
+    for name in games:
+        n = load_game(name).default_players
+        for key, what in (("ismcts", "ismcts tree, CPU ms a decision"),
+                          ("ismcts_settings", "ismcts settings, CPU ms a decision"),
+                          ("heuristic", "heuristic playouts a second")):
+            python, native = figures.get(f"{name}_{key}_{n}p"), figures.get(f"{name}_native_{key}_{n}p")
+            if key == "heuristic":
+                native = figures.get(f"{name}_native_playouts_{n}p")
+            if not isinstance(python, Figure) or not isinstance(native, Figure):
+                lines.append(f"  {name}, {n}p, {what}: not measured in this run")
+                continue
+            if key == "heuristic":
+                mine, theirs, ratio = python.games_per_s, native.games_per_s, native.games_per_s / python.games_per_s
+            else:
+                mine, theirs, ratio = python.ms_per_game, native.ms_per_game, python.ms_per_game / native.ms_per_game
+            lines.append(f"  {name}, {n}p, {what}: {mine:9.2f} | {theirs:9.2f} | {ratio:6.1f}x")
+    return "\n".join(lines)
+
+
 def breakdown(figures: dict[str, Figure | str], games: tuple[str, ...] = GAMES) -> str:
     """CPU microseconds per agent-step of each game's largest AEC loop, by part, beside what 3x leduc allows."""
     us = {key: 1e6 / f.steps_per_s for key, f in figures.items() if isinstance(f, Figure)}
@@ -529,6 +585,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Python {platform.python_version()}, {platform.system()} {platform.machine()}\n")
     print(table(all_rows, figures, games))
     print(bridge_overhead(figures, games))
+    print(native_search(figures, games))
     if args.breakdown:
         print(breakdown(figures, games))
     if args.json:

@@ -8,12 +8,16 @@ import subprocess
 import sys
 from pathlib import Path
 
+import sobek_env
+
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "benchmarks" / "bench_env.py"
 OURS = ("sobek_engine_2p", "sobek_engine_4p", "sobek_aec_original_2p", "sobek_aec_memory_2p",
         "sobek_aec_original_4p", "sobek_aec_memory_4p", "sobek_single_2p", "sobek_single_4p", "sobek_ismcts_2p",
         "sobek_heuristic_2p", "kleopatra_heuristic_3p", "kleopatra_ismcts_3p", "sobek_openspiel_2p",
-        "kleopatra_openspiel_3p")
+        "kleopatra_openspiel_3p", "sobek_ismcts_settings_2p", "kleopatra_ismcts_settings_3p")
+NATIVE = ("sobek_native_ismcts_2p", "sobek_native_ismcts_settings_2p", "sobek_native_playouts_2p",
+          "kleopatra_native_ismcts_3p", "kleopatra_native_ismcts_settings_3p", "kleopatra_native_playouts_3p")
 
 
 def test_quick_benchmark_prints_a_table_of_positive_figures(tmp_path: Path) -> None:
@@ -27,7 +31,9 @@ def test_quick_benchmark_prints_a_table_of_positive_figures(tmp_path: Path) -> N
     assert "Where an agent-step" in run.stdout
     assert "OpenSpiel bridge: random play, CPU us per step" in run.stdout and "sobek, 2p:" in run.stdout
     rows = {row["key"]: row for row in json.loads(out.read_text())["rows"]}
-    for key in OURS:
+    assert "Search on the native engine: Python | native | times cheaper" in run.stdout
+    native = "native" in sobek_env.load_game("sobek").engines and "native" in sobek_env.load_game("kleopatra").engines
+    for key in OURS + (NATIVE if native else ()):
         assert rows[key]["steps_per_s"] > 0 and rows[key]["games_per_s"] > 0 and rows[key]["ms_per_game"] > 0
     assert rows["sobek_ismcts_2p"]["ratios"] == {}  # simulations are not environment steps
     assert rows["kleopatra_heuristic_3p"]["ratios"] == {}  # nor are a baseline's decisions

@@ -4,7 +4,8 @@ Kleopatra's search settings and training defaults.
 
 ``BASELINES`` is what ``agents.make`` builds: the compiled twins (:mod:`agents.kleopatra.native_agents`) where
 they were built, the Python reference otherwise or with ``SOBEK_PURE_PYTHON=1``; ``PYTHON_BASELINES`` is always
-the reference.
+the reference. ``playouts`` builds the whole playouts in compiled code the search rolls out with
+(:mod:`agents.search.playouts`).
 """
 
 from agents.games import GameAgents, register
@@ -12,7 +13,7 @@ from agents.games import GameAgents, register
 from .features import DEFAULT_FEATURES, FEATURE_SETS
 from .greedy import GreedyAgent
 from .heuristic import BEST, HeuristicAgent
-from .native_agents import NATIVE, NativeGreedyAgent, NativeHeuristicAgent
+from .native_agents import NATIVE, NativeGreedyAgent, NativeHeuristicAgent, playouts
 
 PYTHON_BASELINES = {"greedy": GreedyAgent, "heuristic": HeuristicAgent}
 BASELINES = {"greedy": NativeGreedyAgent, "heuristic": NativeHeuristicAgent} if NATIVE else PYTHON_BASELINES
@@ -21,6 +22,7 @@ register(GameAgents(
     game="kleopatra",
     baselines=BASELINES,
     reference_baselines=PYTHON_BASELINES,
+    playouts=playouts,
     # the heuristic's choice until Cleopatra's third step, then each action played out to the end by
     # heuristics on the same 24 determinizations, fewer when their rollouts pass 4,000 actions
     # (docs/search.md, "Kleopatra: searching the late game")
@@ -40,4 +42,4 @@ register(GameAgents(
     penalty_rate=("eliminated_rate", "share of games fed to the crocodile"),
 ))
 
-__all__ = ["BASELINES", "BEST", "NATIVE", "PYTHON_BASELINES", "GreedyAgent", "HeuristicAgent"]
+__all__ = ["BASELINES", "BEST", "NATIVE", "PYTHON_BASELINES", "GreedyAgent", "HeuristicAgent", "playouts"]

@@ -4,7 +4,7 @@
 # agents/kleopatra/native/baselines.cpp and put the project root on the include path.
 from libc.stdint cimport uint8_t, uint64_t
 
-cdef extern from "agents/kleopatra/native/baselines.hpp" namespace "kleopatra_native":
+cdef extern from "agents/kleopatra/native/baselines.hpp" namespace "kleopatra_baselines":
     const int NUM_KINDS
     const int NUM_ACTIONS
 
@@ -31,10 +31,10 @@ cdef extern from "agents/kleopatra/native/baselines.hpp" namespace "kleopatra_na
 
 # the C++ functions, under names that leave decide to the Python binding
 cdef extern from "agents/kleopatra/native/baselines.hpp":
-    int native_decide "kleopatra_native::decide" (const Table& table, int agent, double tolerance, const float* obs,
+    int native_decide "kleopatra_baselines::decide" (const Table& table, int agent, double tolerance, const float* obs,
                                                   const uint8_t* mask, int* bad_entry) nogil
-    void native_constants "kleopatra_native::constants" (double* out) nogil
-    void native_matvec "kleopatra_native::matvec" (const double* matrix, int rows, int width, const double* vector,
+    void native_constants "kleopatra_baselines::constants" (double* out) nogil
+    void native_matvec "kleopatra_baselines::matvec" (const double* matrix, int rows, int width, const double* vector,
                                                    double* out) nogil
 
 

@@ -12,6 +12,7 @@ Python paths; ``agents.make`` then builds the Python agents.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from sobek_env.compiled import extension
@@ -22,6 +23,7 @@ from .heuristic import BEST, HeuristicAgent
 
 _baselines = extension("._baselines", __package__)
 NATIVE = _baselines is not None
+_playouts = extension("._playouts", __package__)
 
 
 def native_table(table: Table) -> Any:
@@ -51,4 +53,13 @@ class NativeHeuristicAgent(HeuristicAgent):
         return _baselines.decide(self._native, "heuristic", self.tolerance, observation)
 
 
-__all__ = ["NATIVE", "NativeGreedyAgent", "NativeHeuristicAgent", "native_table"]
+
+def playouts(table: Table, policies: Sequence[tuple[str, float]]) -> Any | None:
+    """Whole playouts at ``table`` in compiled code (``agents.kleopatra._playouts.Playouts``), one ``(name,
+    tolerance)`` policy per seat (:func:`agents.search.playouts.seat_policies`); None where they were not built."""
+    if _playouts is None:
+        return None
+    return _playouts.Playouts(native_table(table), policies, table.observation_mode == "memory")
+
+
+__all__ = ["NATIVE", "NativeGreedyAgent", "NativeHeuristicAgent", "playouts", "native_table"]

@@ -47,6 +47,12 @@ Kleopatra: talents and merchants as they stand, and the crocodile fed with the
 amulets as they would then be; for Sobek, which scores at a round's end, the
 default depth reaches the end of a game).
 
+**On a native engine** (``state.engine == "native"``) the same search runs its rollouts as whole native
+playouts (:mod:`agents.search.playouts`: one call from a state to the end, every seat's policy in C++) and asks
+the guide through the same compiled baselines, drawing exactly what the Python loop draws: the decisions are
+the same on either path (``tests/test_ismcts_native.py``), at a fraction of the cost (docs/search.md, "On the
+native engine"). Where a game's playouts were not built, the Python loop serves.
+
 The agent reads the state it is handed only through ``state.current_player`` and
 ``state.resample(me, rng)``: its first act is to replace that state by a
 determinization, so it decides the same on every state its seat cannot tell apart,
@@ -161,6 +167,8 @@ class ISMCTSAgent(SeededAgent):
         self.last_visits: dict[int, int] = {}
         self.last_means: dict[int, float] = {}  # ... and the mean reward of each visited root action
         self.last_steps = 0  # the rollout actions the latest decision played
+        self._natives: tuple[Any, Any] | None = None  # the native rollouts and guide, made at the first native state
+        self._fast = False  # whether the decision in progress runs them
 
     def act(self, observation: dict, state: State | None = None) -> int:
         """The most visited root action after the search from ``state`` (the game's state: only what the
@@ -168,6 +176,7 @@ class ISMCTSAgent(SeededAgent):
         if state is None:
             raise ValueError("ismcts searches the game's state: call act(observation, state=game_state)")
         me = state.current_player
+        self._fast = state.engine == "native" and self._native_twins()
         root_state = state.resample(me, self.rng)  # from here on, only what this seat knows
         legal = root_state.legal_actions()
         if len(legal) == 1:
@@ -178,7 +187,7 @@ class ISMCTSAgent(SeededAgent):
                 policy.seed(self.rng.getrandbits(63))
         root = Node()
         if self.late or self.mode == "paired":
-            root.hint = -1 if self._guide is None else self._guide.act(root_state)
+            root.hint = -1 if self._guide is None else self._guide_act(root_state)
             if self.late and self.table.game.progress(root_state) < self.late:
                 self.last_simulations, self.last_visits, self.last_means, self.last_steps = 0, {}, {}, 0
                 return root.hint
@@ -219,6 +228,9 @@ class ISMCTSAgent(SeededAgent):
             for a in legal:
                 c = d.clone()
                 c.apply(a)
+                if self._fast:  # the native playout seeds its generator from the seed itself
+                    rewards[a].append(self._rollout(c, seed)[me])
+                    continue
                 if self._policy is not None:
                     self._policy.seed(seed)
                 rewards[a].append(self._rollout(c, random.Random(seed))[me])
@@ -238,7 +250,7 @@ class ISMCTSAgent(SeededAgent):
 
     def _iterate(self, root: Node, s: State) -> None:
         """One iteration on the determinization ``s``: select, expand, roll out, back up."""
-        rng, c, guide, bias = self.rng, self.c, self._guide, self.bias
+        rng, c, guide, bias = self.rng, self.c, self._guide is not None, self.bias
         node, path = root, []
         while not s.is_over:
             legal = s.legal_actions()
@@ -249,8 +261,8 @@ class ISMCTSAgent(SeededAgent):
                 if child is not None:
                     child.available += 1
             hint = node.hint
-            if guide is not None and hint == NO_HINT:
-                hint = node.hint = guide.act(s) if len(legal) > 1 else -1
+            if guide and hint == NO_HINT:
+                hint = node.hint = self._guide_act(s) if len(legal) > 1 else -1
             if untried:
                 action = hint if hint in untried else untried[int(rng.random() * len(untried))]
                 child = children[action] = Node()
@@ -274,8 +286,15 @@ class ISMCTSAgent(SeededAgent):
             node.visits += 1
             node.total += rewards[player]
 
-    def _rollout(self, s: State, rng: random.Random) -> list[float]:
-        """Play ``s`` on for at most ``depth`` steps (random actions drawn with ``rng``); every seat's reward."""
+    def _rollout(self, s: State, rng: random.Random | int) -> list[float]:
+        """Play ``s`` on for at most ``depth`` steps (random actions drawn with ``rng``, or ``random.Random(rng)``
+        for a seed on the native path); every seat's reward."""
+        scale = self._scale
+        if self._fast:  # a finished game is no playout (the binding refuses it): its margins as they stand
+            runs = self._natives[0]
+            margins, played = (runs.outlook(s), 0) if s.is_over else runs.run(s, rng, self.depth)
+            self.last_steps += played
+            return [math.tanh(m / scale) for m in margins]
         steps = self.depth or -1  # -1 never counts down to 0
         if self._policy is None:
             draw = rng.random
@@ -289,8 +308,22 @@ class ISMCTSAgent(SeededAgent):
                 s.apply(act(s))
                 steps -= 1
         self.last_steps += (self.depth or -1) - steps
-        scale = self._scale
         return [math.tanh(m / scale) for m in self.table.game.outlook(s)]
+
+    def _guide_act(self, s: State) -> int:
+        """The guide's action in ``s``: the compiled baseline's on the native path, else the Python agent's."""
+        return self._natives[1].choose(s) if self._fast else self._guide.act(s)
+
+    def _native_twins(self) -> bool:
+        """Whether the rollout policy and the guide have native twins (made once, at the first native state)."""
+        if self._natives is None:
+            from agents.search.playouts import native_playouts
+
+            rollouts = native_playouts(self.table, self.rollout)
+            guide = None if self._guide is None else native_playouts(self.table, self.guide)
+            missing = rollouts is None or (self._guide is not None and guide is None)
+            self._natives = (None, None) if missing else (rollouts, guide)
+        return self._natives[0] is not None
 
 
 def _rank(child: Node | None) -> tuple[int, float]:

@@ -3,7 +3,8 @@ registered with :mod:`agents.games` together with Sobek's search settings and tr
 
 ``BASELINES`` is what ``agents.make`` builds: the compiled twins (:mod:`agents.sobek.native_agents`) where
 they were built, the Python reference otherwise or with ``SOBEK_PURE_PYTHON=1``; ``PYTHON_BASELINES`` is
-always the reference.
+always the reference. ``playouts`` builds the whole playouts in compiled code the search rolls out with
+(:mod:`agents.search.playouts`).
 """
 
 from agents.games import GameAgents, register
@@ -11,7 +12,7 @@ from agents.games import GameAgents, register
 from .features import DEFAULT_FEATURES, FEATURE_SETS
 from .greedy import GreedyAgent
 from .heuristic import HeuristicAgent
-from .native_agents import NATIVE, NativeGreedyAgent, NativeHeuristicAgent
+from .native_agents import NATIVE, NativeGreedyAgent, NativeHeuristicAgent, playouts
 
 PYTHON_BASELINES = {"greedy": GreedyAgent, "heuristic": HeuristicAgent}
 BASELINES = {"greedy": NativeGreedyAgent, "heuristic": NativeHeuristicAgent} if NATIVE else PYTHON_BASELINES
@@ -20,6 +21,7 @@ register(GameAgents(
     game="sobek",
     baselines=BASELINES,
     reference_baselines=PYTHON_BASELINES,
+    playouts=playouts,
     # the heuristic's choice for the first 30% of the game, then the paired search, which beat the tree search
     # for less time a decision (the figures: docs/search.md, "Sobek: the paired search")
     search={"mode": "paired", "simulations": 16, "rollout": "heuristic", "depth": 0, "guide": "heuristic",
@@ -33,4 +35,4 @@ register(GameAgents(
     penalty_rate=("most_corrupt_rate", "share of rounds most corrupt (penalised)"),
 ))
 
-__all__ = ["BASELINES", "PYTHON_BASELINES", "GreedyAgent", "HeuristicAgent"]
+__all__ = ["BASELINES", "PYTHON_BASELINES", "GreedyAgent", "HeuristicAgent", "playouts"]

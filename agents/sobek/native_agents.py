@@ -11,6 +11,9 @@ advice features) stays Python. :data:`NATIVE` is False where the extension was n
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from sobek_env.compiled import extension
 from sobek_env.game import Table
 
@@ -19,6 +22,7 @@ from .heuristic import BEST, HeuristicAgent
 
 _baselines = extension("._baselines", __package__)
 NATIVE = _baselines is not None
+_playouts = extension("._playouts", __package__)
 
 
 class NativeGreedyAgent(GreedyAgent):
@@ -43,4 +47,13 @@ class NativeHeuristicAgent(HeuristicAgent):
         return _baselines.decide(self._native, "heuristic", self.tolerance, observation)
 
 
-__all__ = ["NATIVE", "NativeGreedyAgent", "NativeHeuristicAgent"]
+def playouts(table: Table, policies: Sequence[tuple[str, float]]) -> Any | None:
+    """Whole playouts at ``table`` in compiled code (``agents.sobek._playouts.Playouts``), one ``(name,
+    tolerance)`` policy per seat (:func:`agents.search.playouts.seat_policies`); None where they were not built."""
+    if _playouts is None:
+        return None
+    native = _baselines.NativeTable(table.num_players, table.rules)
+    return _playouts.Playouts(native, policies, table.observation_mode == "memory")
+
+
+__all__ = ["NATIVE", "NativeGreedyAgent", "NativeHeuristicAgent", "playouts"]

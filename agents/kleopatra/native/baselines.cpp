@@ -16,7 +16,7 @@
 #include <limits>
 #include <unordered_map>
 
-namespace kleopatra_native {
+namespace kleopatra_baselines {
 namespace {
 
 // ---------------------------------------------------------------------- the catalogue (catalogue.py, actions.py)
@@ -1008,4 +1008,4 @@ void matvec(const double* matrix, int rows, int width, const double* vector, dou
     for (int i = 0; i < rows; i++) out[i] = dot(matrix + i * width, vector, width, rows);
 }
 
-}  // namespace kleopatra_native
+}  // namespace kleopatra_baselines

@@ -1,4 +1,5 @@
 // Kleopatra's baselines (greedy, heuristic) compiled: the twins of agents/kleopatra/greedy.py and heuristic.py.
+// (Namespace kleopatra_baselines, not the engine's kleopatra_native: a playout includes both headers.)
 //
 // They read what the Python baselines read: one seat's float32 observation vector and its action mask,
 // decoded as sobek_env/kleopatra/observation.py's decoder reads them, and the table (players, observation
@@ -10,7 +11,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace kleopatra_native {
+namespace kleopatra_baselines {
 
 constexpr int NUM_KINDS = 17;
 constexpr int NUM_ACTIONS = 144;
@@ -85,4 +86,4 @@ void constants(double* out) noexcept;
 // numpy's ``matrix @ vector`` as the reference computes it (rows x width, row-major), for the tests.
 void matvec(const double* matrix, int rows, int width, const double* vector, double* out) noexcept;
 
-}  // namespace kleopatra_native
+}  // namespace kleopatra_baselines

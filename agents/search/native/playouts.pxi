@@ -1,0 +1,183 @@
+# The binding of agents/search/native/playout.hpp, shared by every game's agents/<game>/_playouts.pyx, which
+# includes it after declaring, for its own engine and baselines: State, PlayTable (its traits' Table), SeatPolicy
+# and the PLAY_* codes, NUM_ACTIONS, the C++ _play, _choose and _outlook of its traits, and the hooks
+#   cdef int _fill_table(NativeTable table, bint memory, PlayTable* out) except -1
+#   cdef State* _state_of(object state) except NULL        ValueError for anything but this game's NativeState
+#   cdef void _copy(const State* src, State* dst)           a copy that logs nothing
+#   cdef bint _is_over(const State* s)
+#   cdef int _num_players(const State* s)
+#   cdef int _current(const State* s)                       the seat to act
+
+import random
+
+from cpython.long cimport PyLong_AsUnsignedLong, PyLong_FromUnsignedLong
+from cpython.ref cimport Py_INCREF
+from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_New, PyTuple_SET_ITEM
+from libc.stdint cimport uint8_t, uint32_t, uint64_t
+from libcpp.vector cimport vector
+
+POLICIES = ("random", "greedy", "heuristic")  # their codes in playout.hpp, in order
+REFUSALS = {-1: "an observation entry out of range", -2: "no legal action in the mask",
+            -3: "an unknown agent", -4: "a table it cannot seat", PLAYOUT_ILLEGAL_CHOICE: "an illegal action"}
+
+
+cdef class Playouts:
+    """Whole playouts at one table, one policy per seat: ``policies`` holds ``(name, tolerance)`` pairs, the
+    name ``random``, ``greedy`` or ``heuristic`` (``tolerance`` is the heuristic's, from 0 to 1; ignored by the
+    others); ``memory`` chooses the observation mode the baselines read."""
+
+    cdef PlayTable table
+    cdef vector[SeatPolicy] seats
+    cdef vector[float] obs
+    cdef vector[uint8_t] mask
+    # the playout's state and generator, made once: constructing either seeds a generator, which costs more
+    # than a short playout (so a Playouts object serves one thread at a time, as its buffers do)
+    cdef State scratch
+    cdef PyRandom generator
+    cdef readonly int num_players
+    cdef readonly bint memory
+    cdef bint draws  # whether a seat plays random actions: without one, the generator is never read
+    cdef readonly tuple policies
+    cdef object _native_table  # keeps the baselines' table (which PlayTable points into) alive
+
+    def __init__(self, NativeTable table, policies, bint memory=False):
+        cdef SeatPolicy seat
+        if table is None:
+            raise ValueError("table must be the baselines' NativeTable, got None")
+        try:
+            pairs = tuple((name, tolerance) for name, tolerance in policies)
+        except (TypeError, ValueError):
+            raise ValueError(f"policies must be (name, tolerance) pairs, one per seat, got {policies!r}") from None
+        self.seats.clear()
+        self.draws = False
+        if len(pairs) != table.num_players:
+            raise ValueError(f"{len(pairs)} policies for a {table.num_players}-player table: give one per seat")
+        for name, tolerance in pairs:
+            if name not in POLICIES:
+                raise ValueError(f"unknown playout policy {name!r}; use one of {', '.join(POLICIES)}")
+            if isinstance(tolerance, bool) or not isinstance(tolerance, (int, float)) or not 0 <= tolerance <= 1:
+                raise ValueError(f"the {name} policy's tolerance must be a number from 0 to 1, got {tolerance!r}")
+            seat.policy = POLICIES.index(name)
+            seat.tolerance = tolerance
+            self.seats.push_back(seat)
+            self.draws = self.draws or seat.policy == PLAY_RANDOM
+        _fill_table(table, memory, &self.table)
+        self._native_table = table
+        self.num_players, self.memory, self.policies = table.num_players, memory, pairs
+        self.obs.resize(table.size)
+        self.mask.resize(NUM_ACTIONS)
+
+    def __reduce__(self):  # an agent holding playouts travels to tournament workers
+        return type(self), (self._native_table, self.policies, self.memory)
+
+    def run(self, state, rng, steps=0) -> tuple:
+        """Play ``state`` (a native state, left unchanged) on for ``steps`` actions (0: to the end), each seat by
+        its policy, the random ones drawing from ``rng`` (a random.Random, advanced as Python's rollout would
+        advance it, or a seed: random.Random(seed)); returns every seat's ``Game.outlook`` margin at the end of
+        the playout and the number of actions played."""
+        cdef const State* s = self._playable(state)
+        cdef long limit = self._steps(steps)
+        cdef double margins[8]
+        cdef long played
+        cdef int refusal = 0, p
+        gauss = _load(rng, &self.generator) if self.draws else _check(rng)
+        _copy(s, &self.scratch)
+        with nogil:
+            played = _play(self.scratch, self.table, self.seats.data(), self.memory, self.generator, limit,
+                           self.obs.data(), self.mask.data(), &refusal)
+        if gauss is not _SEED:
+            _store(&self.generator, rng, gauss)
+        if refusal:
+            raise RuntimeError(f"a native baseline refused the playout after {played} actions: "
+                               f"{REFUSALS.get(refusal, refusal)}")
+        _outlook(self.scratch, margins)
+        return [margins[p] for p in range(self.num_players)], played
+
+    def choose(self, state, rng=None) -> int:
+        """The action the policy of the seat to move in ``state`` (not over) takes there, without playing it;
+        ``rng`` as in :meth:`run`, needed only by a random seat."""
+        cdef const State* s = self._playable(state)
+        cdef int action
+        if self.seats[_current(s)].policy == PLAY_RANDOM and rng is None:
+            raise ValueError("a random seat draws its action: give rng (a random.Random or a seed)")
+        random_seat = self.seats[_current(s)].policy == PLAY_RANDOM
+        gauss = _load(rng, &self.generator) if random_seat else _SEED if rng is None else _check(rng)
+        action = _choose(s[0], self.table, self.seats[_current(s)], self.memory, self.generator, self.obs.data(),
+                         self.mask.data())
+        if gauss is not _SEED:
+            _store(&self.generator, rng, gauss)
+        if action < 0:
+            raise RuntimeError(f"a native baseline refused the state: {REFUSALS.get(action, action)}")
+        return action
+
+    def outlook(self, state) -> list:
+        """``Game.outlook`` of a native state (of any progress): each seat's margin were the game to end now."""
+        cdef double margins[8]
+        cdef int p
+        cdef const State* s = _state_of(state)
+        _outlook(s[0], margins)
+        return [margins[p] for p in range(_num_players(s))]
+
+    cdef const State* _playable(self, state) except NULL:
+        cdef const State* s = _state_of(state)
+        if _num_players(s) != self.num_players:
+            raise ValueError(f"the playouts were made for {self.num_players} players, the state has "
+                             f"{_num_players(s)}")
+        if _is_over(s):
+            raise ValueError("the game is over: there is nothing to play out")
+        return s
+
+    cdef long _steps(self, steps) except -1:
+        if isinstance(steps, bool) or not isinstance(steps, int) or steps < 0:
+            raise ValueError(f"steps must be a whole number from 0 (0: to the end of the game), got {steps!r}")
+        return steps
+
+
+_SEED = object()  # what _load answers for a seed: there is no generator to write back
+
+
+cdef object _check(object rng):
+    """:func:`_load`'s checks of ``rng`` without reading it, for playouts that never draw (answers _SEED)."""
+    if isinstance(rng, int) and not isinstance(rng, bool):
+        if not 0 <= rng < 2 ** 64:
+            raise ValueError(f"a playout seed must be from 0 to 2**64 - 1, got {rng}")
+    elif not isinstance(rng, random.Random):
+        raise ValueError(f"rng must be a random.Random or a seed (an int), got {type(rng).__name__}")
+    return _SEED
+
+
+cdef object _load(object rng, PyRandom* out):
+    """``rng`` into ``out``: a seed (0 to 2**64 - 1) seeds it as random.Random(seed) does (the answer is _SEED),
+    a random.Random's state is copied (the answer is its gauss_next, for :func:`_store`)."""
+    cdef uint32_t words[624]
+    cdef tuple internal
+    cdef Py_ssize_t i
+    if isinstance(rng, int) and not isinstance(rng, bool):
+        if not 0 <= rng < 2 ** 64:
+            raise ValueError(f"a playout seed must be from 0 to 2**64 - 1, got {rng}")
+        out.seed(<uint64_t>rng)
+        return _SEED
+    if not isinstance(rng, random.Random):
+        raise ValueError(f"rng must be a random.Random or a seed (an int), got {type(rng).__name__}")
+    version, internal, gauss = rng.getstate()
+    if version != 3 or len(internal) != 625 or not 0 <= internal[624] <= 624:
+        raise ValueError("the generator's state is not random.Random's (version 3, 624 words and an index)")
+    for i in range(624):  # the tuple read directly: this runs at every rollout of a tree
+        words[i] = PyLong_AsUnsignedLong(<object>PyTuple_GET_ITEM(internal, i))
+    out.set_state(words, internal[624])
+    return gauss
+
+
+cdef int _store(PyRandom* generator, object rng, object gauss) except -1:
+    """``generator``'s state back into the random.Random ``rng``."""
+    cdef uint32_t words[624]
+    cdef int index
+    cdef Py_ssize_t i
+    generator.get_state(words, &index)
+    internal = PyTuple_New(625)
+    for i in range(625):
+        value = PyLong_FromUnsignedLong(words[i]) if i < 624 else index
+        Py_INCREF(value)  # PyTuple_SET_ITEM takes the reference over
+        PyTuple_SET_ITEM(internal, i, value)
+    rng.setstate((3, internal, gauss))
+    return 0
