@@ -12,9 +12,11 @@ import random
 
 import pytest
 
+import agents
 import sobek_env
 from agents import make
-from agents.search.ismcts import GAME_SETTINGS, RolloutPolicy
+from agents.games import tables as game_tables
+from agents.search.ismcts import RolloutPolicy
 from agents.search.playouts import native_playouts, seat_policies
 
 LONG = os.environ.get("SOBEK_LONG") == "1"
@@ -41,10 +43,17 @@ def positions(game: sobek_env.game.Game, num_players: int, seed: int, count: int
     return found[::max(1, len(found) // count)][:count]
 
 
+def rollout_policy(table: sobek_env.game.Table, spec: str) -> RolloutPolicy:
+    """The search's Python rollout policy playing the baseline of ``spec``, its options included."""
+    policy = RolloutPolicy(table, spec.partition(":")[0])
+    policy.agent = agents.make(spec, table=table)
+    return policy
+
+
 def python_playout(table: sobek_env.game.Table, specs: list[str], s: object, rng: random.Random,
                    steps: int) -> tuple[list[float], int]:
     """The reference: ISMCTSAgent._rollout's loop, one policy per seat, on the state it is given."""
-    policies = [None if spec == "random" else RolloutPolicy(table, spec) for spec in specs]
+    policies = [None if spec == "random" else rollout_policy(table, spec) for spec in specs]
     played = 0
     while (steps == 0 or played < steps) and not s.is_over:
         policy = policies[s.current_player]
@@ -173,7 +182,7 @@ SPECS = {
 @pytest.mark.parametrize(("name", "num_players"), [("sobek", 2), ("kleopatra", 3)])
 def test_the_search_decides_the_same_on_both_paths(name: str, num_players: int, setting: str) -> None:
     game = native_game(name)
-    late = GAME_SETTINGS[name]["late"] if setting == "settings" else 0.0
+    late = game_tables(name).search["late"] if setting == "settings" else 0.0
     count = 0
     for seed in range(8 if LONG else 1):
         for s in positions(game, num_players, 100 + seed, 12 if LONG else 3, late):
@@ -194,7 +203,7 @@ def test_the_search_decides_the_same_on_both_paths(name: str, num_players: int, 
 def test_a_search_that_ran_natively_still_travels_to_workers(name: str, num_players: int) -> None:
     game = native_game(name)
     agent = make("ismcts", game=name, num_players=num_players, seed=4)
-    s = positions(game, num_players, 4, 1, GAME_SETTINGS[name]["late"])[0]
+    s = positions(game, num_players, 4, 1, game_tables(name).search["late"])[0]
     agent.act(None, state=s)
     assert agent._fast
     twin = pickle.loads(pickle.dumps(agent))

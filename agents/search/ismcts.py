@@ -71,6 +71,7 @@ from typing import Any
 import numpy as np
 
 from agents.games import baseline
+from agents.games import tables as game_tables
 from agents.players.base import SeededAgent
 from sobek_env.game import State, Table
 
@@ -317,13 +318,20 @@ class ISMCTSAgent(SeededAgent):
     def _native_twins(self) -> bool:
         """Whether the rollout policy and the guide have native twins (made once, at the first native state)."""
         if self._natives is None:
-            from agents.search.playouts import native_playouts
-
-            rollouts = native_playouts(self.table, self.rollout)
-            guide = None if self._guide is None else native_playouts(self.table, self.guide)
+            rollouts = self._twin(self.rollout, self._policy)
+            guide = None if self._guide is None else self._twin(self.guide, self._guide)
             missing = rollouts is None or (self._guide is not None and guide is None)
             self._natives = (None, None) if missing else (rollouts, guide)
         return self._natives[0] is not None
+
+    def _twin(self, name: str, policy: RolloutPolicy | None) -> Any | None:
+        """The game's compiled playouts (:mod:`agents.search.playouts`) with ``name`` at every seat, its
+        options those of ``policy``'s agent; None where the game has none built."""
+        build = game_tables(self.table.game).playouts
+        if build is None:
+            return None
+        tolerance = 0.0 if policy is None else float(getattr(policy.agent, "tolerance", 0.0))
+        return build(self.table, [(name, tolerance)] * self.table.num_players)
 
 
 def _rank(child: Node | None) -> tuple[int, float]:
