@@ -4,7 +4,9 @@
 - each game's native engine (``sobek_env/<game>/_native.pyx`` over the C++ in ``sobek_env/<game>/native/``,
   with the generator both share in ``sobek_env/native/``);
 - each game's native baselines (``agents/<game>/_baselines.pyx`` over ``agents/<game>/native/``) and the
-  Sobek heuristic's hand valuation (``agents/sobek/_points.pyx``).
+  Sobek heuristic's hand valuation (``agents/sobek/_points.pyx``);
+- train.py's games stepped natively with the pool's native opponents (``agents/training/_batch.pyx`` over
+  ``agents/training/native/``, both games' engines and baselines).
 
 Every extension is optional: without Cython or a compiler the install still succeeds (with a warning) and
 the Python paths serve. C++ headers are given from the project root (``include_dirs=["."]``), so one
@@ -39,7 +41,10 @@ else:
            for game in GAMES]
         + [cxx(f"agents.{game}._baselines", [f"agents/{game}/_baselines.pyx", f"agents/{game}/native/baselines.cpp"],
                f"agents/{game}/native") for game in GAMES]
-        + [Extension("agents.sobek._points", ["agents/sobek/_points.pyx"])],
+        + [Extension("agents.sobek._points", ["agents/sobek/_points.pyx"])]
+        + [cxx("agents.training._batch", ["agents/training/_batch.pyx",
+                                          *(f"agents/{game}/native/baselines.cpp" for game in GAMES)],
+               "agents/training/native")],
         compiler_directives={"language_level": 3},
     )
     for extension in ext_modules:

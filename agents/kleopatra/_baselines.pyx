@@ -7,6 +7,8 @@
 what the seat sees; ``tests/kleopatra/test_native_baselines.py`` holds it to the Python reference.
 """
 
+from cpython.pycapsule cimport PyCapsule_New
+
 import numpy as np
 
 from sobek_env.kleopatra.actions import NUM_ACTIONS as _NUM_ACTIONS
@@ -202,3 +204,9 @@ def decide_many(NativeTable table, str agent, double tolerance, observations, ma
     if rows and out[i] < 0:
         raise ValueError(f"row {i} refused (code {out[i]}): decide() on that row says why")
     return out
+
+
+def table_capsule(NativeTable table):
+    """``table``'s C++ Table as a capsule named ``kleopatra_native::Table``, for compiled modules that decide without
+    Python (agents/training/_batch.pyx); whoever holds the capsule must keep ``table`` alive."""
+    return PyCapsule_New(&table.table, b"kleopatra_native::Table", NULL)
