@@ -169,3 +169,14 @@ def test_a_default_run_steps_its_games_natively_and_the_paired_reward_in_python(
     assert not batched.native_possible(run_config("sobek", 2, ["heuristic"], reward="paired-margin"))
     with pytest.raises(ValueError, match="paired-margin reward plays copies"):
         batched.NativeTrainingEnv(run_config("sobek", 2, ["heuristic"], reward="paired-margin"), 2)
+
+
+def test_a_run_the_native_batch_cannot_serve_trains_on_the_python_environment_in_the_same_workers(
+        tmp_path: Path) -> None:
+    out = tmp_path / "paired"
+    train.main(["--players", "2", "--envs", "3", "--n-steps", "64", "--batch-size", "64", "--epochs", "1",
+                "--net", "16", "--timesteps", "384", "--eval-every", "384", "--eval-games", "3", "--seed", "4",
+                "--pool", "random", "--reward", "paired-margin", "--out", str(out)])
+    assert load_ppo(out / "model.zip").meta["timesteps"] == 384
+    rows = (out / "eval.csv").read_text().splitlines()
+    assert rows[1].split(",")[0] == "384"

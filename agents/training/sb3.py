@@ -143,7 +143,8 @@ from sobek_env.registry import GAMES, load_game
 # about half that with 4 (three opponents act between the learner's steps)
 # Kleopatra, with the advice features: measured about 275 learner steps/s with 3 players over a whole run
 # (each step waits for the heuristic's advice and two opponents), about 185 with 4 (800k steps in 73 minutes,
-# evaluations included); 5 players 600k in 68 minutes (about 150 steps/s, a tournament running beside)
+# evaluations included); 5 players 600k in 68 minutes (about 150 steps/s, a tournament running beside).
+# Those were the Python games; stepped natively a learner step costs 2.4 to 2.6 times less CPU (docs/training.md)
 DEFAULT_TIMESTEPS = {"sobek": {2: 3_000_000, 3: 2_500_000, 4: 2_000_000},
                      "kleopatra": {3: 1_000_000, 4: 800_000, 5: 600_000}}
 FALLBACK_TIMESTEPS = 1_000_000  # a table without a measured budget
