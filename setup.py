@@ -7,6 +7,8 @@
   Sobek heuristic's hand valuation (``agents/sobek/_points.pyx``);
 - each game's whole playouts (``agents/<game>/_playouts.pyx``: the engine and the baselines in one loop, the
   loop shared in ``agents/search/native/``).
+- train.py's games stepped natively with the pool's native opponents (``agents/training/_batch.pyx`` over
+  ``agents/training/native/``, both games' engines and baselines).
 
 Every extension is optional: without Cython or a compiler the install still succeeds (with a warning) and
 the Python paths serve. C++ headers are given from the project root (``include_dirs=["."]``), so one
@@ -45,7 +47,10 @@ else:
                f"agents/{game}/native") for game in GAMES]
         + [cxx(f"agents.{game}._playouts", [f"agents/{game}/_playouts.pyx", f"agents/{game}/native/baselines.cpp"],
                f"agents/{game}/native", extra=("agents/search/native",)) for game in GAMES]
-        + [Extension("agents.sobek._points", ["agents/sobek/_points.pyx"])],
+        + [Extension("agents.sobek._points", ["agents/sobek/_points.pyx"])]
+        + [cxx("agents.training._batch", ["agents/training/_batch.pyx",
+                                          *(f"agents/{game}/native/baselines.cpp" for game in GAMES)],
+               "agents/training/native")],
         compiler_directives={"language_level": 3},
     )
     for extension in ext_modules:

@@ -73,7 +73,7 @@ BATCHES = Bounds(int, 2, MAX_ROLLOUT)  # advantages are normalised over a miniba
 EVAL_GAMES = Bounds(int, 1, 10**6)
 MAX_WEIGHT = 10**6  # opponents' weights are relative: a million to one already leaves one out
 WEIGHTS = Bounds(float, 0, MAX_WEIGHT)
-ENVS = Bounds(int, 1, 256)  # environments in parallel (each sb3 worker holds torch, ~300 MB)
+ENVS = Bounds(int, 1, 256)  # environments (games) played at once
 
 
 def layer_sizes(text: str) -> list[int]:

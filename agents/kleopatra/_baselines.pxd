@@ -33,6 +33,8 @@ cdef extern from "agents/kleopatra/native/baselines.hpp" namespace "kleopatra_ba
 cdef extern from "agents/kleopatra/native/baselines.hpp":
     int native_decide "kleopatra_baselines::decide" (const Table& table, int agent, double tolerance, const float* obs,
                                                   const uint8_t* mask, int* bad_entry) nogil
+    int native_advise "kleopatra_baselines::advise" (const Table& table, double tolerance, const float* obs,
+                                                  const uint8_t* mask, float* out, int* bad_entry) nogil
     void native_constants "kleopatra_baselines::constants" (double* out) nogil
     void native_matvec "kleopatra_baselines::matvec" (const double* matrix, int rows, int width, const double* vector,
                                                    double* out) nogil

@@ -7,6 +7,8 @@
 what the seat sees; ``tests/kleopatra/test_native_baselines.py`` holds it to the Python reference.
 """
 
+from cpython.pycapsule cimport PyCapsule_New
+
 import numpy as np
 
 from sobek_env.kleopatra.actions import NUM_ACTIONS as _NUM_ACTIONS
@@ -83,6 +85,42 @@ def decide(NativeTable table, str agent, double tolerance, observation) -> int:
     which = AGENTS[agent]
     if not 0.0 <= tolerance <= 1.0:
         raise ValueError(f"tolerance must be a number from 0 to 1, got {tolerance}")
+    vector, mask = _checked(table, observation)
+    x = vector
+    m = mask.view(_UINT8)
+    with nogil:
+        action = native_decide(table.table, which, tolerance, &x[0], &m[0], &bad)
+    if action >= 0:
+        return action
+    _refuse(action, bad, vector, "decide")
+
+
+def advise(NativeTable table, double tolerance, observation, out) -> int:
+    """:class:`agents.kleopatra.features.Advice`'s entries for ``observation`` (the heuristic at ``tolerance``)
+    written into ``out`` (a zeroed float32 vector of ``NUM_ACTIONS + num_players + 4`` entries); returns the
+    advised action. ValueError for input it cannot read."""
+    cdef int action, bad = -1
+    cdef const float[::1] x
+    cdef const uint8_t[::1] m
+    cdef float[::1] o
+    if not 0.0 <= tolerance <= 1.0:
+        raise ValueError(f"tolerance must be a number from 0 to 1, got {tolerance}")
+    vector, mask = _checked(table, observation)
+    size = NUM_ACTIONS + table.num_players + 4
+    if not isinstance(out, np.ndarray) or out.dtype != _FLOAT32 or out.shape != (size,) or not out.flags.c_contiguous \
+            or not out.flags.writeable:
+        raise ValueError(f"the advice goes into a writable float32 vector of {size} entries at {table.num_players} "
+                         "players")
+    x, m, o = vector, mask.view(_UINT8), out
+    with nogil:
+        action = native_advise(table.table, tolerance, &x[0], &m[0], &o[0], &bad)
+    if action >= 0:
+        return action
+    _refuse(action, bad, vector, "advise on")
+
+
+cdef tuple _checked(NativeTable table, object observation):
+    """The observation dict's vector and mask as the C++ reads them, or ValueError saying what is wrong."""
     try:
         vector, mask = observation["observation"], observation["action_mask"]
     except (KeyError, TypeError, IndexError):
@@ -100,18 +138,17 @@ def decide(NativeTable table, str agent, double tolerance, observation) -> int:
         mask = np.ascontiguousarray(np.asarray(mask) != 0)
     if mask.ndim != 1 or mask.shape[0] != NUM_ACTIONS:
         raise ValueError(f"the action mask must have {NUM_ACTIONS} entries, got shape {np.shape(mask)}")
-    x = vector
-    m = mask.view(_UINT8)
-    with nogil:
-        action = native_decide(table.table, which, tolerance, &x[0], &m[0], &bad)
-    if action >= 0:
-        return action
-    if action == BAD_ENTRY:
+    return vector, mask
+
+
+cdef int _refuse(int code, int bad, object vector, str what) except -1:
+    """The ValueError for a refusal ``code`` of the C++."""
+    if code == BAD_ENTRY:
         raise ValueError(f"observation entry {bad} is {vector[bad]}: every entry must be a finite number from 0 "
                          f"to 2**31")
-    if action == NO_LEGAL_ACTION:
-        raise ValueError("the action mask has no legal action: there is nothing to decide")
-    raise ValueError(f"the native baseline refused the table or agent (code {action})")
+    if code == NO_LEGAL_ACTION:
+        raise ValueError(f"the action mask has no legal action: there is nothing to {what.split()[0]}")
+    raise ValueError(f"the native baseline refused the table or agent (code {code})")
 
 
 def constants() -> dict:
@@ -167,3 +204,9 @@ def decide_many(NativeTable table, str agent, double tolerance, observations, ma
     if rows and out[i] < 0:
         raise ValueError(f"row {i} refused (code {out[i]}): decide() on that row says why")
     return out
+
+
+def table_capsule(NativeTable table):
+    """``table``'s C++ Table as a capsule named ``kleopatra_baselines::Table``, for compiled modules that decide without
+    Python (agents/training/_batch.pyx); whoever holds the capsule must keep ``table`` alive."""
+    return PyCapsule_New(&table.table, b"kleopatra_baselines::Table", NULL)

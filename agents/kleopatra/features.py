@@ -10,8 +10,8 @@
     step of 1 talent barely moved it, and a learner could not see its offer grow: one learned to
     offer 1 talent after 1 talent until it had none). The network starts from the heuristic's
     judgement and learns where to depart from it. All of it is computed from the observation alone: the
-    choice by the compiled heuristic where it was built (:mod:`agents.kleopatra.native_agents`, the same
-    action as the Python one), the race by the Python heuristic's own reading.
+    whole of it in compiled code where the native baselines were built (agents/kleopatra/native/, the same
+    floats as the Python reference).
 
 The derived entries are on a small scale (amulets as tenths) and the standing may be negative,
 so :class:`agents.players.ppo.Log1pFeatures` squashes only the observation part.
@@ -25,8 +25,8 @@ from sobek_env.game import Table
 from sobek_env.kleopatra.actions import NUM_ACTIONS
 
 from .common import position, table_rules
-from .heuristic import HeuristicAgent
-from .native_agents import NATIVE, NativeHeuristicAgent
+from .heuristic import BEST, HeuristicAgent
+from .native_agents import NATIVE, _baselines, native_table
 
 DEFAULT_FEATURES = "advice"
 AMULETS = 10.0  # amulets are given in tens
@@ -46,7 +46,9 @@ def advice_size(num_players: int) -> int:
 
 
 class Advice:
-    """Writes the ``advice`` features of an observation dict at ``table`` into ``out``."""
+    """Writes the ``advice`` features of an observation dict at ``table`` into ``out`` (zeroed): in compiled
+    code where the native baselines were built (the same floats, ``tests/kleopatra/test_native_baselines.py``),
+    else by :meth:`python_call`, the reference."""
 
     advice_slice = (0, NUM_ACTIONS)  # where the heuristic's choice (one-hot) lies in the derived entries
 
@@ -54,16 +56,21 @@ class Advice:
         self.table = table
         self.rules = table_rules(table)
         self.heuristic = HeuristicAgent(table)
-        self.native = NativeHeuristicAgent(table) if NATIVE else None
+        self._native = native_table(table) if NATIVE else None
 
     def __call__(self, observation: dict, out: np.ndarray) -> None:
+        if self._native is not None:
+            vector = np.ascontiguousarray(observation["observation"], dtype=np.float32)
+            _baselines.advise(self._native, BEST, {"observation": vector, "action_mask": observation["action_mask"]},
+                              out)
+        else:
+            self.python_call(observation, out)
+
+    def python_call(self, observation: dict, out: np.ndarray) -> None:
+        """:meth:`__call__` in Python."""
         h = self.heuristic
         p = position(observation, self.table, self.rules)
-        if self.native is None:
-            out[h.decide(p)] = 1.0
-        else:
-            vector = np.ascontiguousarray(observation["observation"], dtype=np.float32)
-            out[self.native.act({"observation": vector, "action_mask": observation["action_mask"]})] = 1.0
+        out[h.decide(p)] = 1.0
         own = h.own_final(p)
         opponents = [h.opponent_final(p, i) for i in range(1, p.view.num_players)]
         v = p.view

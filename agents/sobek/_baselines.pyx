@@ -7,6 +7,8 @@ a :class:`NativeTable`) and returns the same action id. The C++ decodes the floa
 only what the seat sees; ``tests/sobek/test_native_baselines.py`` holds it to the Python reference.
 """
 
+from cpython.pycapsule cimport PyCapsule_New
+
 import numpy as np
 
 from sobek_env.sobek.catalogue import NUM_KINDS, make_rules
@@ -185,3 +187,9 @@ def derived(NativeTable table, observation) -> dict:
         "coming_total": view.coming_total,
         "pile_size": [view.pile_size[p] for p in range(table.num_players)],
     }
+
+
+def table_capsule(NativeTable table):
+    """``table``'s C++ Table as a capsule named ``sobek_native::Table``, for compiled modules that decide without
+    Python (agents/training/_batch.pyx); whoever holds the capsule must keep ``table`` alive."""
+    return PyCapsule_New(&table.table, b"sobek_native::Table", NULL)

@@ -21,6 +21,14 @@ learns where to depart from it. --features raw learns from the observation alone
 model of another run, or one taught by sobek-env imitate from a
 search's replays) instead of from scratch.
 
+The --envs games are shared among worker processes (one per core at most), each
+stepping its share in one call: natively where the game's engine and baselines
+were built (agents/training/batched.py: the pool's random, greedy and heuristic
+opponents and the advice features in C++, the learner's snapshots deciding for
+every game that waits for them in one forward pass), else in Python one game at
+a time (and always for --reward paired-margin). Both give the same observations,
+masks, rewards and opponents' distribution.
+
 Every --eval-every steps the deterministic policy plays --eval-games games
 against each baseline (every other seat random, then heuristic); the win
 rates and their Wilson 95% intervals go to stdout, TensorBoard and eval.csv.
@@ -76,7 +84,7 @@ from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.logger import configure
 from stable_baselines3.common.monitor import Monitor
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv, VecEnvWrapper
-from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices
+from stable_baselines3.common.vec_env.base_vec_env import CloudpickleWrapper, VecEnvIndices
 from tqdm import tqdm
 
 import sobek_env
@@ -118,6 +126,7 @@ from agents.players.modelfile import network_problem, non_finite, write_model
 from agents.players.ppo import load_ppo, load_state, parameter_count, policy_spec, read_model, save_ppo
 from agents.players.registry import make
 from agents.tournaments.tournament import agent_seed, wilson_interval
+from agents.training.batched import NativeTrainingEnv, native_possible
 from agents.training.pool import OpponentPool, parse_entry
 from agents.training.rewards import (
     CAPPED_MARGIN,
@@ -135,19 +144,21 @@ from sobek_env.registry import GAMES, load_game
 
 FALLBACK_TIMESTEPS = 1_000_000  # a table without a measured budget
 DEFAULT_POOL = ("random@1", "greedy@1", "heuristic@3", "heuristic:tolerance=0.2@1", "heuristic:tolerance=0.8@1")
-ENVS_PER_CORE = 4  # a step is short: more envs than cores amortise the policy's batch (measured best at 4)
-MAX_DEFAULT_ENVS = 16  # each worker holds torch (~300 MB)
+# games stepped at once: the policy decides for all of them in one forward pass, whose cost barely grows with the
+# batch, so many games amortise it (64: sb3's rollout bookkeeping fell from about 140 to 50 us of CPU a step);
+# with the default --n-steps the rollout holds 64 x 128 = 8,192 steps, as 8 environments x 1,024 did on 2 cores
+DEFAULT_ENVS = 64
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 BROKEN_PIPE = (EOFError, BrokenPipeError, ConnectionResetError)
 RESUMABLE = ("timesteps", "envs")  # what --resume may change besides --out: a longer run, another machine
 
 DEFAULTS = {
     "game": "sobek", "players": None, "timesteps": None, "seed": None,
-    "envs": min(ENVS_PER_CORE * (os.cpu_count() or 1), MAX_DEFAULT_ENVS),
+    "envs": DEFAULT_ENVS,
     "pool": list(DEFAULT_POOL), "self_play_weight": 1.0, "snapshot_every": 250_000, "snapshots": 5,
     "eval_every": 250_000, "eval_games": 200, "eval_seed": EVAL_SEED, "checkpoint_every": 250_000,
     "mode": "original", "reward": ROUND_MARGIN, "features": None, "advice_prior": 3.0, "critic_warmup": 0, "init": None,
-    "lr": 3e-4, "n_steps": 1024, "batch_size": 512, "epochs": 5, "gamma": 0.995, "gae_lambda": 0.95,
+    "lr": 3e-4, "n_steps": 128, "batch_size": 512, "epochs": 5, "gamma": 0.995, "gae_lambda": 0.95,
     "clip": 0.2, "ent_coef": 0.01, "net": [256, 256],
 }
 
@@ -199,7 +210,8 @@ def build_parser() -> TrainingParser:
     run.add_argument("--seed", type=RANGES["seed"], metavar="N",
                      help="seed of everything (default: drawn, then recorded)")
     run.add_argument("--envs", type=RANGES["envs"], metavar="N",
-                     help=f"environments in parallel processes (default {d['envs']})")
+                     help="games played at once, shared among worker processes (one per core at most; "
+                          f"default {d['envs']})")
     run.add_argument("--mode", choices=OBSERVATION_MODES, help=f"observation mode (default {d['mode']})")
     run.add_argument("--reward", choices=(*REWARDS, PAIRED_MARGIN),
                      help=f"reward: {ROUND_MARGIN} (the margin, paid at each scoring), {CAPPED_MARGIN} (the same, the "
@@ -656,13 +668,9 @@ class WorkerVecEnv(SubprocVecEnv):
 
 
 def env_factory(config: dict, snapshots: Sequence[str]) -> Callable[[], Monitor]:
-    """A picklable function building one training environment (in a worker process, which ends with the trainer)."""
-    trainer = os.getpid()
+    """A function building one Python training environment (:class:`TrainingEnv` against its pool, in a Monitor)."""
 
     def build() -> Monitor:
-        if multiprocessing.parent_process() is not None:
-            die_with_parent(trainer)
-            signal.signal(signal.SIGTERM, signal.SIG_IGN)  # sent to the whole run: the trainer stops, then closes us
         pool = OpponentPool([tuple(e) for e in config["pool"]], config["players"], config["mode"],
                             config["self_play_weight"], config["snapshots"], snapshots, game=config["game"])
         return Monitor(TrainingEnv(pool, config["reward"], run_features(config), observation_mode=config["mode"]))
@@ -670,15 +678,164 @@ def env_factory(config: dict, snapshots: Sequence[str]) -> Callable[[], Monitor]
     return build
 
 
+def games_factory(config: dict, snapshots: Sequence[str]) -> Callable[[int], VecEnv]:
+    """A function building a ``VecEnv`` of that many of the run's games: natively stepped
+    (:class:`agents.training.batched.NativeTrainingEnv`) where the game's native parts were built and the reward
+    allows, else :class:`TrainingEnv` one by one."""
+    native = native_possible(config)
+
+    def build(games: int) -> VecEnv:
+        if native:
+            return NativeTrainingEnv(config, games, snapshots)
+        return MasksFromInfo(DummyVecEnv([env_factory(config, snapshots) for _ in range(games)]))
+
+    return build
+
+
+def masks_of(env: VecEnv) -> np.ndarray:
+    """The learner's masks of every game of ``env``, one row a game."""
+    return np.stack(env.env_method("action_masks"))
+
+
+def serve_games(remote: Any, parent_remote: Any, trainer: int, build: Any, games: int) -> None:
+    """A worker process: builds its share of the games (``build.var(games)``) and answers the trainer's
+    commands (reset, step, add_snapshot, evaluate, close) until told to close; it ends with the trainer."""
+    parent_remote.close()
+    die_with_parent(trainer)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)  # sent to the whole run: the trainer stops, then closes us
+    env = build.var(games)
+    try:
+        while True:
+            command, data = remote.recv()
+            if command == "step":
+                env.step_async(data)
+                remote.send((*env.step_wait(), masks_of(env)))
+            elif command == "reset":
+                if data is not None:
+                    env.seed(data)
+                remote.send((env.reset(), masks_of(env)))
+            elif command == "add_snapshot":
+                env.env_method("add_snapshot", data)
+                remote.send(None)
+            elif command == "evaluate":
+                remote.send(env.env_method("evaluation_games", *data, indices=[0])[0])
+            elif command == "spaces":
+                remote.send((env.observation_space, env.action_space))
+            elif command == "close":
+                env.close()
+                remote.close()
+                return
+            else:
+                raise ValueError(f"unknown command {command!r} for an environment worker")
+    except (KeyboardInterrupt, EOFError, BrokenPipeError):
+        return
+
+
+class GameWorkers(WorkerVecEnv):
+    """The run's games shared among worker processes (one per core at most), each stepping its share in one
+    call (natively where it can: :func:`games_factory`); as a ``VecEnv`` of all the games. A worker that dies
+    raises :class:`WorkerDied` as :class:`WorkerVecEnv` does."""
+
+    def __init__(self, build: Callable[[int], VecEnv], num_envs: int, workers: int, start_method: str | None) -> None:
+        shares = [len(range(w, num_envs, workers)) for w in range(workers)]
+        self.slices = np.cumsum([0, *shares])
+        context = multiprocessing.get_context(start_method)
+        self.waiting, self.closed = False, False
+        self.remotes, work_remotes = zip(*[context.Pipe() for _ in range(workers)])
+        self.processes = []
+        wrapped = CloudpickleWrapper(build)
+        for remote, work_remote, games in zip(self.remotes, work_remotes, shares):
+            process = context.Process(target=serve_games, args=(work_remote, remote, os.getpid(), wrapped, games),
+                                      daemon=True)
+            process.start()
+            self.processes.append(process)
+            work_remote.close()
+        self._seed: int | None = None
+        self.masks = np.zeros((num_envs, 0), bool)
+        with self._alive():
+            self.remotes[0].send(("spaces", None))
+            observation_space, action_space = self.remotes[0].recv()
+        VecEnv.__init__(self, num_envs, observation_space, action_space)
+
+    def reset(self) -> np.ndarray:
+        with self._alive():
+            for w, remote in enumerate(self.remotes):
+                remote.send(("reset", None if self._seed is None else self._seed + int(self.slices[w])))
+            answers = [remote.recv() for remote in self.remotes]
+        self._seed = None
+        self.masks = np.concatenate([masks for _, masks in answers])
+        self.reset_infos = [{} for _ in range(self.num_envs)]
+        return np.concatenate([obs for obs, _ in answers])
+
+    def step_async(self, actions: np.ndarray) -> None:
+        actions = np.asarray(actions)
+        with self._alive():
+            for w, remote in enumerate(self.remotes):
+                remote.send(("step", actions[self.slices[w]:self.slices[w + 1]]))
+        self.waiting = True
+
+    def step_wait(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict]]:
+        with self._alive():
+            answers = [remote.recv() for remote in self.remotes]
+        self.waiting = False
+        observations, rewards, dones, infos, masks = zip(*answers)
+        self.masks = np.concatenate(masks)
+        return (np.concatenate(observations), np.concatenate(rewards), np.concatenate(dones),
+                [info for share in infos for info in share])
+
+    def seed(self, seed: int | None = None) -> list[int | None]:
+        self._seed = seed
+        return [None if seed is None else seed + i for i in range(self.num_envs)]
+
+    def spread(self, items: Sequence[Any], *args: Any) -> list[Any]:
+        """The evaluation games ``items`` shared among the workers, played at once; results in their order."""
+        k = len(self.remotes)
+        with self._alive():
+            for w, remote in enumerate(self.remotes):
+                remote.send(("evaluate", (*args, list(items[w::k]))))
+            answers = [remote.recv() for remote in self.remotes]
+        results: list[Any] = [None] * len(items)
+        for w, answer in enumerate(answers):
+            results[w::k] = answer
+        return results
+
+    def env_method(self, method_name: str, *args: Any, indices: Any = None, **kwargs: Any) -> list[Any]:
+        if method_name == "action_masks" and not args and not kwargs:
+            return [self.masks[i] for i in self._get_indices(indices)]
+        if method_name == "add_snapshot" and indices is None and not kwargs:
+            with self._alive():
+                for remote in self.remotes:
+                    remote.send(("add_snapshot", *args))
+                for remote in self.remotes:
+                    remote.recv()
+            return [None] * self.num_envs
+        raise AttributeError(f"the environment workers have no per-game method {method_name!r}")
+
+    def has_attr(self, attr_name: str) -> bool:
+        return attr_name == "action_masks"
+
+    def get_attr(self, attr_name: str, indices: Any = None) -> list[Any]:
+        if attr_name == "render_mode":
+            return [None for _ in self._get_indices(indices)]
+        raise AttributeError(f"the environment workers do not share the attribute {attr_name!r}")
+
+    def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:
+        raise AttributeError(f"the environment workers' games cannot be given {attr_name!r}")
+
+    def env_is_wrapped(self, wrapper_class: type, indices: Any = None) -> list[bool]:
+        return [False for _ in self._get_indices(indices)]
+
+
 def make_vec_env(config: dict, snapshots: Sequence[str]) -> VecEnv:
-    """``config["envs"]`` environments: in worker processes when more than one."""
-    factories = [env_factory(config, snapshots) for _ in range(config["envs"])]
-    if len(factories) == 1:
-        return MasksFromInfo(DummyVecEnv(factories))
+    """``config["envs"]`` games: in worker processes (one per core at most, each stepping its share of the games
+    in one call) when more than one, else in this process."""
+    build = games_factory(config, snapshots)
+    if config["envs"] == 1:
+        return build(1)
     # fork starts a worker in 0.1 s where forkserver takes 1.5 s (it imports torch again in each);
     # the trainer makes its environments before torch computes anything, so forking is safe
     fork = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
-    return MasksFromInfo(WorkerVecEnv(factories, start_method=fork))
+    return GameWorkers(build, config["envs"], min(config["envs"], os.cpu_count() or 1), fork)
 
 
 def model_meta(config: dict, timesteps: int) -> dict:
@@ -749,6 +906,8 @@ def spread(venv: VecEnv, method: str, items: Sequence[Any], *args: Any) -> list[
     """Call ``method(*args, share)`` of every environment of ``venv`` at once, each with its share of
     ``items`` (dealt round the table), where ``method`` returns one result per item; the results in the
     order of ``items``. Worker processes work in parallel; environments in this process, one after another."""
+    if isinstance(venv, GameWorkers):
+        return venv.spread(items, *args)
     k = venv.num_envs
     shares = [list(items[i::k]) for i in range(k)]
     if isinstance(venv, WorkerVecEnv):

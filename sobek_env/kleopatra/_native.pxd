@@ -187,3 +187,9 @@ cdef class NativeState:
     cdef bint _legal_known
     cdef int _fill_legal(self) except -1
     cdef int _flush_log(self) except -1
+
+
+# the batch's hooks (sobek_env/native/batch.pxi), for other batches of this engine (agents/training/_batch.pyx):
+# a fresh state holding the table's rules (the returned object keeps them alive), and a state copied out
+cdef object _batch_prototype(int num_players, dict rules, State* prototype)
+cdef NativeState _batch_state(const State& s, object rules)

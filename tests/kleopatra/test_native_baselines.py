@@ -3,7 +3,8 @@
 At every decision of seeded games, at every player count, in both observation modes, under several rules options
 and tolerances, the compiled ``greedy`` and ``heuristic`` choose what the Python ones choose, from the same
 observation dict. The games are played by the baselines themselves (their usual positions) and by random seats
-(the odd ones); every phase of the game is reached. ``SOBEK_LONG=1`` plays many more games.
+(the odd ones); every phase of the game is reached. The ``advice`` features written in C++ are the Python
+reference's, bit for bit. ``SOBEK_LONG=1`` plays many more games.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import pytest
 
 import agents
 from agents.kleopatra import BEST, GreedyAgent, HeuristicAgent, native_agents
+from agents.kleopatra.features import Advice, advice_size
 from agents.kleopatra.heuristic import UNSEEN_MIX
 from agents.kleopatra.prospects import LEFTOVER, MISSING
 from sobek_env.kleopatra import GAME, GameState
@@ -57,6 +59,8 @@ def play_and_compare(num_players: int, mode: str, seats: tuple[str, ...], rules:
     table = GAME.table(num_players, mode, **rules)
     python = _python_agents(table)
     native = native_agents.native_table(table)
+    advice = Advice(table)
+    assert advice._native is not None, "the advice features do not use the native heuristic"
     observer = GAME.observer(num_players, mode)
     state = GameState.new(num_players, seed, **rules)
     rng = random.Random(seed)
@@ -88,12 +92,24 @@ def play_and_compare(num_players: int, mode: str, seats: tuple[str, ...], rules:
                 tol = BEST if name == "heuristic" else 0.0
                 assert native_agents._baselines.decide(native, name, tol, again) == \
                     native_agents._baselines.decide(native, name, tol, observation), (seed, step, phase, name)
+        if step % 3 == 0:
+            same_advice(observation, advice)
         player = seats[seat % len(seats)]
         action = rng.choice(legal) if player == "random" else chosen[player] if player == "greedy" else \
             python[BEST].act(observation)
         state.apply(action)
         step += 1
     return compared, differences, phases
+
+
+def same_advice(observation: dict, advice: Advice) -> None:
+    """The ``advice`` features written natively are the Python reference's, bit for bit."""
+    expected = np.zeros(advice_size(advice.table.num_players), dtype=np.float32)
+    got = np.zeros_like(expected)
+    advice.python_call(observation, expected)
+    advice(observation, got)
+    assert np.array_equal(got.view(np.uint32), expected.view(np.uint32)), (np.flatnonzero(got != expected),
+                                                                          got, expected)
 
 
 @pytest.mark.parametrize("num_players", PLAYER_COUNTS)

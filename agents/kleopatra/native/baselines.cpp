@@ -998,6 +998,43 @@ int decide(const Table& table, int agent, double tolerance, const float* obs, co
     }
 }
 
+int advise(const Table& table, double tolerance, const float* obs, const uint8_t* mask, float* out,
+           int* bad_entry) noexcept {
+    if (table.n < MIN_PLAYERS || table.n > MAX_PLAYERS) return BAD_TABLE;
+    if (!(tolerance >= 0.0 && tolerance <= 1.0)) return BAD_AGENT;
+    bool any = false;
+    for (int a = 0; a < NUM_ACTIONS && !any; a++) any = mask[a] != 0;
+    if (!any) return NO_LEGAL_ACTION;
+    View view;
+    const int refused = read_view(table, obs, view, bad_entry);
+    if (refused) return refused;
+    try {
+        Ctx ctx(table, view, mask, tolerance);
+        int action = ctx.heuristic_decide();
+        action = ctx.legal(action) ? action : ctx.first_legal();
+        out[action] = 1.0f;
+        // the crocodile's race, as agents/kleopatra/features.py's Advice reads it: in doubles, then rounded once
+        float* race = out + NUM_ACTIONS;
+        const double own = ctx.own_final();
+        double top = ctx.opponent_final(1);
+        for (int i = 1; i < view.n; i++) {
+            const double other = ctx.opponent_final(i);
+            race[i] = static_cast<float>(other / ADVICE_AMULETS);
+            if (other > top) top = other;
+        }
+        const int n = view.n;
+        race[0] = static_cast<float>(own / ADVICE_AMULETS);
+        race[n] = static_cast<float>((own - top) / ADVICE_AMULETS);
+        race[n + 1] = static_cast<float>(static_cast<double>(view.cleopatra) / ADVICE_STEPS);
+        race[n + 2] = static_cast<float>(static_cast<double>(view.ceremony_offer) / ADVICE_TALENTS);
+        race[n + 3] = static_cast<float>(static_cast<double>(view.ceremony_offer)
+                                         / static_cast<double>(std::max(1L, view.talents[0])));
+        return action;
+    } catch (...) {  // only an allocation can throw
+        return BAD_TABLE;
+    }
+}
+
 void constants(double* out) noexcept {
     out[0] = C.unseen_worth;
     out[1] = C.unseen_corrupt;

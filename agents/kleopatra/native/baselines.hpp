@@ -79,6 +79,15 @@ bool make_table(Table& table, int num_players, bool memory, int hand_limit, int 
 int decide(const Table& table, int agent, double tolerance, const float* obs, const uint8_t* mask,
            int* bad_entry = nullptr) noexcept;
 
+// agents/kleopatra/features.py's ``advice`` entries (the heuristic at ``tolerance``): NUM_ACTIONS + n + 4 floats
+// written into ``out``, which the caller zeroes (the advised action's one-hot, then the crocodile's race);
+// returns the advised action, or a Refusal.
+int advise(const Table& table, double tolerance, const float* obs, const uint8_t* mask, float* out,
+           int* bad_entry = nullptr) noexcept;
+
+// the scales of the race's entries (features.py's AMULETS, STEPS, TALENTS)
+constexpr double ADVICE_AMULETS = 10.0, ADVICE_STEPS = 10.0, ADVICE_TALENTS = 10.0;
+
 // The numbers the baselines derive from the catalogue at start-up (for the tests: compared with the Python
 // module constants bit for bit): UNSEEN_WORTH, UNSEEN_CORRUPT and UNSEEN_MIX's 17 entries.
 void constants(double* out) noexcept;

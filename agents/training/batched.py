@@ -1,0 +1,343 @@
+"""train.py's games stepped natively: an sb3 ``VecEnv`` of many games in one process, the pool's opponents
+deciding in C++ (``agents/training/native/batch.hpp``), snapshots of the learner deciding in one forward pass.
+
+:class:`NativeTrainingEnv` gives MaskablePPO what a ``VecEnv`` of :class:`agents.training.sb3.TrainingEnv` gives
+it, game by game: the learner's row (the observation, then the run's features: Sobek's and Kleopatra's advice
+written in C++, the same floats as :class:`agents.players.features.Featurizer`), its mask, its reward (the
+environment's ``win``, ``margin`` or ``score``, or the lead rewards paid as the margin moves) and, at a game's
+end, its last row in ``terminal_observation`` with the ``episode`` record that sb3's ``Monitor`` writes. Each
+seat of each game gets its opponent at the deal, drawn with :meth:`OpponentPool.probabilities`' distribution:
+
+- ``random``, ``greedy`` and ``heuristic`` (any tolerance) play in C++, deciding from the seat's observation as
+  the agents ``agents.make`` builds do (the same action: ``tests/test_batched.py``);
+- a snapshot of the learner plays from Python, every game that waits for it at once, sampling its policy;
+- any other spec (a model file, a search) plays from Python, one decision at a time.
+
+The paired-margin reward plays copies of the game on with the advice, which only the Python environment does:
+:func:`native_possible` says when this environment can serve a run.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from gymnasium import spaces
+from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices
+
+from agents.common.arguments import LEAD_REWARDS, PAIRED_MARGIN, paid_lead
+from agents.players.base import Agent
+from agents.players.features import Featurizer, default_features
+from agents.players.ppo import load_ppo
+from agents.players.registry import make
+from sobek_env.compiled import extension
+from sobek_env.env import ask
+from sobek_env.errors import IllegalActionError
+from sobek_env.game import Table
+from sobek_env.registry import load_game
+
+_batch = extension("._batch", __package__)
+SEED_BOUND = 2**63
+EXTERNAL = "external"
+
+
+def _native_parts(game: str) -> tuple[Any, Any] | None:
+    """The game's native baselines module and the batch's, if both were built (and Python is not asked for)."""
+    if _batch is None or game not in _batch.GAMES:
+        return None
+    provider = {"sobek": "agents.sobek.native_agents", "kleopatra": "agents.kleopatra.native_agents"}[game]
+    native = __import__(provider, fromlist=["NATIVE"])
+    if not native.NATIVE or "native" not in load_game(game).engines:
+        return None
+    return native, _batch
+
+
+def native_possible(config: dict) -> bool:
+    """Whether :class:`NativeTrainingEnv` can serve the run of ``config``: its game's engine, baselines and batch
+    were built, and its reward is not the paired margin (copies of the game played on, in Python)."""
+    return config["reward"] != PAIRED_MARGIN and _native_parts(config["game"]) is not None
+
+
+def native_opponent(agent: Agent) -> tuple[str, float] | None:
+    """The batch's kind and tolerance for an agent it can play in C++ (random, the native greedy and heuristic),
+    else None."""
+    from agents.players.random_agent import RandomAgent
+
+    if type(agent) is RandomAgent:
+        return "random", 0.0
+    name = type(agent).__name__
+    if name == "NativeGreedyAgent":
+        return "greedy", 0.0
+    if name == "NativeHeuristicAgent":
+        return "heuristic", float(agent.tolerance)
+    return None
+
+
+class Snapshot:
+    """A frozen learner deciding for every game that waits for it in one forward pass, sampling its masked policy
+    as :class:`agents.players.base.PolicyAgent` does (one draw from its own generator per decision)."""
+
+    def __init__(self, path: str, table: Table, seed: int) -> None:
+        agent = load_ppo(path, deterministic=False, table=table)
+        self.policy = agent.policy
+        self.rng = np.random.default_rng(seed)
+
+    def logits(self, rows: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """The policy's logits for each row (the run's features), -inf where its mask forbids."""
+        policy = self.policy
+        with torch.no_grad():
+            features = policy.pi_features_extractor(torch.as_tensor(rows))
+            logits = policy.action_net(policy.mlp_extractor.forward_actor(features)).numpy().astype(np.float64)
+        return np.where(masks, logits, -np.inf)
+
+    def decide(self, rows: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """An action for each row, drawn from the masked policy."""
+        logits = self.logits(rows, masks)
+        weights = np.exp(logits - logits.max(axis=1, keepdims=True))
+        cumulative = np.cumsum(weights, axis=1)
+        draws = self.rng.random(len(rows)) * cumulative[:, -1]
+        return (cumulative > draws[:, None]).argmax(axis=1)
+
+
+class NativeTrainingEnv(VecEnv):
+    """``num_envs`` games of the run ``config`` against an opponent pool (the ``--pool`` entries and the
+    ``snapshots``, see the module docstring); ``seed`` seeds the next reset and the snapshots' draws."""
+
+    def __init__(self, config: dict, num_envs: int, snapshots: Sequence[str] = (), seed: int | None = None) -> None:
+        parts = _native_parts(config["game"])
+        if parts is None:
+            raise ValueError(f"no native training batch for {config['game']}: its engine or baselines were not built "
+                             "(or SOBEK_PURE_PYTHON asks for Python)")
+        if config["reward"] == PAIRED_MARGIN:
+            raise ValueError(f"the {PAIRED_MARGIN} reward plays copies of the game in Python: use the Python "
+                             "environment (agents.training.sb3.TrainingEnv)")
+        native, batch_module = parts
+        game = load_game(config["game"])
+        self.table = game.table(config["players"], config["mode"])
+        self.config = config
+        self.game = game
+        self.reward = config["reward"]
+        self.by_lead = self.reward in LEAD_REWARDS
+        featurize = Featurizer(config["features"] or default_features(game), self.table)
+        self.size = featurize.base
+        tolerance = __import__(f"agents.{game.name}.heuristic", fromlist=["BEST"]).BEST
+        self._native_table = (native._baselines.NativeTable(config["players"], dict(self.table.rules))
+                              if game.name == "sobek" else native.native_table(self.table))
+        self.batch = batch_module.TrainingBatch(
+            game.name, num_envs, config["players"], self.size, featurize.size - self.size, game.num_actions,
+            config["mode"] == "memory", "margin" if self.by_lead else self.reward, None, float(game.score_scale),
+            float(tolerance), dict(self.table.rules), self._native_table)
+        low = -np.inf if featurize.size != self.size else 0.0
+        super().__init__(num_envs, spaces.Box(low, np.inf, (featurize.size,), np.float32),
+                         spaces.Discrete(game.num_actions))
+        # the pool's options, append-only (a game keeps the opponents it was dealt): the --pool entries, then
+        # every snapshot as it comes; only the latest --snapshots of them are drawn
+        self._kinds: list[str] = []
+        self._tolerances: list[float] = []
+        self._weights: list[float] = []
+        self._externals: dict[int, Any] = {}
+        self._snapshots: list[int] = []
+        for spec, weight in config["pool"]:
+            agents = [make(spec, table=self.table) for _ in range(config["players"] - 1)]
+            kind = native_opponent(agents[0])
+            self._add_option(*(kind or (EXTERNAL, 0.0)), float(weight), None if kind else agents)
+        self._seed = seed
+        self._rng = np.random.default_rng(seed)
+        for path in snapshots:
+            self.add_snapshot(path)
+        self._lead = np.zeros(num_envs)
+        self._returns = np.zeros(num_envs)
+        self._lengths = np.zeros(num_envs, np.int64)
+        self._start = time.time()
+        self._actions: np.ndarray | None = None
+        self._ready = False
+
+    # ------------------------------------------------------------------ the pool
+
+    def _add_option(self, kind: str, tolerance: float, weight: float, external: Any = None) -> int:
+        self._kinds.append(kind)
+        self._tolerances.append(tolerance)
+        self._weights.append(weight)
+        if external is not None:
+            self._externals[len(self._kinds) - 1] = external
+        return len(self._kinds) - 1
+
+    def _publish(self) -> None:
+        """Hand the options' weights to the batch (the snapshots share the self-play weight)."""
+        weights = list(self._weights)
+        share = self.config["self_play_weight"] / len(self._snapshots) if self._snapshots else 0.0
+        for option in self._snapshots:
+            weights[option] = share
+        if not any(w > 0 for w in weights):
+            raise RuntimeError("the pool has only self-play and no snapshot yet; add_snapshot() before a reset")
+        self.batch.set_options(self._kinds, self._tolerances, weights)
+
+    def add_snapshot(self, path: str | Path) -> None:
+        """Let the snapshot at ``path`` play (dropping the oldest beyond ``--snapshots``), from the next deals."""
+        option = self._add_option(EXTERNAL, 0.0, 0.0,
+                                  Snapshot(str(path), self.table, int(self._rng.integers(SEED_BOUND))))
+        self._snapshots = [*self._snapshots, option][-self.config["snapshots"]:]
+        if self.config["self_play_weight"] > 0 or any(w > 0 for w in self._weights):
+            self._publish()
+        self._forget()
+
+    def _forget(self) -> None:
+        """Drop the snapshots no longer drawn that no game holds any more."""
+        held = set(np.unique(self.batch.options).tolist())
+        for option in list(self._externals):
+            if isinstance(self._externals[option], Snapshot) and option not in self._snapshots and option not in held:
+                del self._externals[option]
+
+    def _decide_pending(self) -> None:
+        """Let the external opponents play until every game waits for its learner."""
+        b = self.batch
+        while b.pending.any():
+            games = np.flatnonzero(b.pending)
+            actions = np.zeros(self.num_envs, np.int64)
+            options = b.pending_option[games]
+            for option in np.unique(options).tolist():
+                rows = games[options == option]
+                external = self._externals[option]
+                if isinstance(external, Snapshot):
+                    actions[rows] = external.decide(b.pending_obs[rows], b.pending_masks[rows])
+                else:
+                    actions[rows] = [self._ask(external, int(i)) for i in rows]
+            bad = ~b.pending_masks[games, actions[games]]
+            if bad.any():
+                i = int(games[np.flatnonzero(bad)[0]])
+                raise IllegalActionError(f"opponent {self._option_name(int(b.pending_option[i]))} played "
+                                         f"{int(actions[i])}, not legal in game {i}")
+            b.resume(actions)
+
+    def _ask(self, agents: list, i: int) -> int:
+        """A Python agent's decision for game ``i`` (its own object per relative seat, as OpponentPool gives)."""
+        b = self.batch
+        seat, learner = int(b.pending_seat[i]), int(b.seats[i])
+        agent = agents[(seat - learner) % self.config["players"] - 1]
+        observation = {"observation": b.pending_obs[i, :self.size].copy(),
+                       "action_mask": b.pending_masks[i].astype(np.int8)}
+        return int(ask(agent, observation, b.state(i) if getattr(agent, "wants_state", False) else None))
+
+    def _option_name(self, option: int) -> str:
+        fixed = len(self.config["pool"])
+        return self.config["pool"][option][0] if option < fixed else f"snapshot {option - fixed + 1}"
+
+    # ------------------------------------------------------------------ the VecEnv API
+
+    def reset(self) -> np.ndarray:
+        if not self._ready:
+            self._publish()
+            self._ready = True
+        root = random.Random(self._seed) if self._seed is not None else random.Random()
+        self._seed = None
+        self.batch.reset(root.randrange(SEED_BOUND))
+        self._decide_pending()
+        self._lead[:] = self.batch.lead
+        self._returns[:] = 0.0
+        self._lengths[:] = 0
+        self.reset_infos = [{} for _ in range(self.num_envs)]
+        return self.batch.obs.copy()
+
+    def step_async(self, actions: np.ndarray) -> None:
+        self._actions = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
+
+    def step_wait(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict]]:
+        b, actions = self.batch, self._actions
+        legal = (actions >= 0) & (actions < self.game.num_actions)
+        legal[legal] = b.masks[np.flatnonzero(legal), actions[legal]]
+        if not legal.all():
+            i = int(np.flatnonzero(~legal)[0])
+            raise IllegalActionError(f"game {i}: action {int(actions[i])} is not legal; "
+                                     f"legal: {np.flatnonzero(b.masks[i]).tolist()}")
+        b.step(np.ascontiguousarray(actions))
+        self._decide_pending()
+        dones = b.terminated.copy()
+        if self.by_lead:
+            lead = np.where(dones, b.final_lead, b.lead)
+            for i in np.flatnonzero(dones).tolist():  # the capped margin squashes the final lead
+                lead[i] = paid_lead(self.reward, float(lead[i]), True)
+            rewards = (lead - self._lead).astype(np.float32)
+            self._lead = np.where(dones, b.lead, lead)
+        else:
+            rewards = b.rewards.copy()
+        self._returns += rewards
+        self._lengths += 1
+        infos: list[dict] = [{} for _ in range(self.num_envs)]
+        n = self.config["players"]
+        for i in np.flatnonzero(dones).tolist():
+            infos[i] = {"terminal_observation": b.final_obs[i].copy(), "TimeLimit.truncated": False,
+                        "seat": int(b.final_seat[i]), "scores": b.final_scores[i, :n].tolist(),
+                        "winners": np.flatnonzero(b.final_winners[i, :n]).tolist(),
+                        "episode": {"r": round(float(self._returns[i]), 6), "l": int(self._lengths[i]),
+                                    "t": round(time.time() - self._start, 6)}}
+            self._returns[i], self._lengths[i] = 0.0, 0
+        return b.obs.copy(), rewards, dones, infos
+
+    def action_masks(self) -> np.ndarray:
+        """Each game's legal actions for its learner, ``(num_envs, num_actions)`` bool."""
+        return self.batch.masks.copy()
+
+    def states(self) -> list[Any]:
+        """Copies of the games' states (for tests)."""
+        return [self.batch.state(i) for i in range(self.num_envs)]
+
+    def evaluation_games(self, model: str, config: dict, opponent: str,
+                         games: list[int]) -> list[tuple[float, float]]:
+        """The trainer's evaluation games (:func:`agents.training.sb3.play_evaluation_games`)."""
+        from agents.training.sb3 import play_evaluation_games
+
+        return play_evaluation_games(load_ppo(model, deterministic=True), config, opponent, games)
+
+    def seed(self, seed: int | None = None) -> Sequence[int | None]:
+        """Seed the next reset and the snapshots' draws (those held now, in order, and those to come)."""
+        self._seed = seed
+        self._rng = np.random.default_rng(seed)
+        for option in sorted(self._externals):
+            if isinstance(self._externals[option], Snapshot):
+                self._externals[option].rng = np.random.default_rng(int(self._rng.integers(SEED_BOUND)))
+        return [seed] * self.num_envs
+
+    def close(self) -> None:
+        self._externals.clear()
+
+    def env_method(self, method_name: str, *method_args: Any, indices: VecEnvIndices = None,
+                   **method_kwargs: Any) -> list[Any]:
+        indices = list(self._get_indices(indices))
+        if method_name == "action_masks" and not method_args and not method_kwargs:
+            masks = self.batch.masks
+            return [masks[i].copy() for i in indices]
+        if method_name == "add_snapshot":  # one pool for every game
+            self.add_snapshot(*method_args, **method_kwargs)
+            return [None for _ in indices]
+        if method_name == "evaluation_games":
+            return [self.evaluation_games(*method_args, **method_kwargs)] + [[] for _ in indices[1:]]
+        raise AttributeError(f"the batched training environment has no per-game method {method_name!r}")
+
+    def has_attr(self, attr_name: str) -> bool:
+        return attr_name == "action_masks"
+
+    def get_attr(self, attr_name: str, indices: VecEnvIndices = None) -> list[Any]:
+        value = None if attr_name == "render_mode" else getattr(self, attr_name)
+        return [value for _ in self._get_indices(indices)]
+
+    def set_attr(self, attr_name: str, value: Any, indices: VecEnvIndices = None) -> None:
+        raise AttributeError(f"the batched training environment's games share their attributes; cannot set "
+                             f"{attr_name!r}")
+
+    def env_is_wrapped(self, wrapper_class: type, indices: VecEnvIndices = None) -> list[bool]:
+        return [False for _ in self._get_indices(indices)]
+
+    def _get_indices(self, indices: VecEnvIndices) -> Iterable[int]:
+        if indices is None:
+            return range(self.num_envs)
+        if isinstance(indices, int):
+            return [indices]
+        return indices
+
+
+__all__ = ["NativeTrainingEnv", "Snapshot", "native_opponent", "native_possible"]
