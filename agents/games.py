@@ -42,7 +42,9 @@ class GameAgents:
     ``penalty_rate``: (column, label) of how often corruption was punished, both columns of
     :meth:`Game.statistics`; None where the game has no such study. ``playouts``: builds the compiled whole
     playouts the search rolls out with, ``playouts(table, [(policy, tolerance) per seat])``, returning None
-    where they were not built (:mod:`agents.search.playouts`); None where the game has none.
+    where they were not built (:mod:`agents.search.playouts`); None where the game has none. ``native_table``:
+    the compiled baselines' view of a table, ``native_table(table)``, for compiled code that plays them without
+    Python (:mod:`agents.training.batched`), or None where they were not built.
     """
 
     game: str
@@ -56,6 +58,7 @@ class GameAgents:
     corruption_axes: tuple[str, str, str] | None = None
     penalty_rate: tuple[str, str] | None = None
     playouts: Callable[..., Any] | None = None
+    native_table: Callable[..., Any] | None = None
 
     def __post_init__(self) -> None:
         for name in ("baselines", "search", "timesteps", "training", "feature_sets"):

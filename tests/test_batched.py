@@ -10,12 +10,12 @@ import numpy as np
 import pytest
 
 from agents import make
-from agents.common.arguments import CAPPED_MARGIN, ROUND_MARGIN, paid_lead
 from agents.players.features import Featurizer
 from agents.players.ppo import load_ppo, save_ppo
 from agents.training import batched
 from agents.training import sb3 as train
 from agents.training.pool import parse_entry
+from agents.training.rewards import CAPPED_MARGIN, ROUND_MARGIN, paid_lead
 from sobek_env.errors import IllegalActionError
 from sobek_env.registry import load_game
 
@@ -27,7 +27,7 @@ REPLAYABLE = ["greedy@1", "heuristic@2", "heuristic:tolerance=0.2@1"]
 
 def run_config(game: str, players: int, pool: list[str], **changes: object) -> dict:
     """A run's configuration as train.py completes it."""
-    config = {**train.DEFAULTS, **train.GAME_DEFAULTS.get(game, {}), "game": game, "players": players,
+    config = {**train.DEFAULTS, **train.game_defaults(game), "game": game, "players": players,
               "pool": [list(parse_entry(entry)) for entry in pool], **changes}
     config["features"] = train.run_features(config)
     return config

@@ -13,7 +13,7 @@ from agents.games import GameAgents, register
 from .features import DEFAULT_FEATURES, FEATURE_SETS
 from .greedy import GreedyAgent
 from .heuristic import BEST, HeuristicAgent
-from .native_agents import NATIVE, NativeGreedyAgent, NativeHeuristicAgent, playouts
+from .native_agents import NATIVE, NativeGreedyAgent, NativeHeuristicAgent, native_table, playouts
 
 PYTHON_BASELINES = {"greedy": GreedyAgent, "heuristic": HeuristicAgent}
 BASELINES = {"greedy": NativeGreedyAgent, "heuristic": NativeHeuristicAgent} if NATIVE else PYTHON_BASELINES
@@ -23,6 +23,7 @@ register(GameAgents(
     baselines=BASELINES,
     reference_baselines=PYTHON_BASELINES,
     playouts=playouts,
+    native_table=native_table if NATIVE else None,
     # the heuristic's choice until Cleopatra's third step, then each action played out to the end by
     # heuristics on the same 24 determinizations, fewer when their rollouts pass 4,000 actions
     # (docs/search.md, "Kleopatra: searching the late game")

@@ -12,7 +12,7 @@ from agents.games import GameAgents, register
 from .features import DEFAULT_FEATURES, FEATURE_SETS
 from .greedy import GreedyAgent
 from .heuristic import HeuristicAgent
-from .native_agents import NATIVE, NativeGreedyAgent, NativeHeuristicAgent, playouts
+from .native_agents import NATIVE, NativeGreedyAgent, NativeHeuristicAgent, native_table, playouts
 
 PYTHON_BASELINES = {"greedy": GreedyAgent, "heuristic": HeuristicAgent}
 BASELINES = {"greedy": NativeGreedyAgent, "heuristic": NativeHeuristicAgent} if NATIVE else PYTHON_BASELINES
@@ -22,6 +22,7 @@ register(GameAgents(
     baselines=BASELINES,
     reference_baselines=PYTHON_BASELINES,
     playouts=playouts,
+    native_table=native_table if NATIVE else None,
     # the heuristic's choice for the first 30% of the game, then the paired search, which beat the tree search
     # for less time a decision (the figures: docs/search.md, "Sobek: the paired search")
     search={"mode": "paired", "simulations": 16, "rollout": "heuristic", "depth": 0, "guide": "heuristic",

@@ -25,6 +25,11 @@ NATIVE = _baselines is not None
 _playouts = extension("._playouts", __package__)
 
 
+def native_table(table: Table) -> Any:
+    """The compiled twin's view of ``table`` (players, rules options)."""
+    return _baselines.NativeTable(table.num_players, table.rules)
+
+
 class NativeGreedyAgent(GreedyAgent):
     """:class:`GreedyAgent` deciding in compiled code."""
 
@@ -56,4 +61,4 @@ def playouts(table: Table, policies: Sequence[tuple[str, float]]) -> Any | None:
     return _playouts.Playouts(native, policies, table.observation_mode == "memory")
 
 
-__all__ = ["NATIVE", "NativeGreedyAgent", "NativeHeuristicAgent", "playouts"]
+__all__ = ["NATIVE", "NativeGreedyAgent", "NativeHeuristicAgent", "native_table", "playouts"]

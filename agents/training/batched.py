@@ -30,11 +30,14 @@ import torch
 from gymnasium import spaces
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices
 
-from agents.common.arguments import LEAD_REWARDS, PAIRED_MARGIN, paid_lead
+from agents.games import baseline
+from agents.games import tables as game_tables
 from agents.players.base import Agent
 from agents.players.features import Featurizer, default_features
 from agents.players.ppo import load_ppo
 from agents.players.registry import make
+from agents.training.evaluations import play_evaluation_games
+from agents.training.rewards import LEAD_REWARDS, PAIRED_MARGIN, paid_lead
 from sobek_env.compiled import extension
 from sobek_env.env import ask
 from sobek_env.errors import IllegalActionError
@@ -47,14 +50,14 @@ EXTERNAL = "external"
 
 
 def _native_parts(game: str) -> tuple[Any, Any] | None:
-    """The game's native baselines module and the batch's, if both were built (and Python is not asked for)."""
+    """The game's compiled baselines' table maker (registered with :mod:`agents.games`) and the batch's module,
+    if both were built (and Python is not asked for)."""
     if _batch is None or game not in _batch.GAMES:
         return None
-    provider = {"sobek": "agents.sobek.native_agents", "kleopatra": "agents.kleopatra.native_agents"}[game]
-    native = __import__(provider, fromlist=["NATIVE"])
-    if not native.NATIVE or "native" not in load_game(game).engines:
+    native_table = game_tables(game).native_table
+    if native_table is None or "native" not in load_game(game).engines:
         return None
-    return native, _batch
+    return native_table, _batch
 
 
 def native_possible(config: dict) -> bool:
@@ -116,7 +119,7 @@ class NativeTrainingEnv(VecEnv):
         if config["reward"] == PAIRED_MARGIN:
             raise ValueError(f"the {PAIRED_MARGIN} reward plays copies of the game in Python: use the Python "
                              "environment (agents.training.sb3.TrainingEnv)")
-        native, batch_module = parts
+        native_table, batch_module = parts
         game = load_game(config["game"])
         self.table = game.table(config["players"], config["mode"])
         self.config = config
@@ -125,9 +128,8 @@ class NativeTrainingEnv(VecEnv):
         self.by_lead = self.reward in LEAD_REWARDS
         featurize = Featurizer(config["features"] or default_features(game), self.table)
         self.size = featurize.base
-        tolerance = __import__(f"agents.{game.name}.heuristic", fromlist=["BEST"]).BEST
-        self._native_table = (native._baselines.NativeTable(config["players"], dict(self.table.rules))
-                              if game.name == "sobek" else native.native_table(self.table))
+        tolerance = baseline(game, "heuristic")(self.table).tolerance  # the heuristic's default, as the pool's
+        self._native_table = native_table(self.table)
         self.batch = batch_module.TrainingBatch(
             game.name, num_envs, config["players"], self.size, featurize.size - self.size, game.num_actions,
             config["mode"] == "memory", "margin" if self.by_lead else self.reward, None, float(game.score_scale),
@@ -288,9 +290,7 @@ class NativeTrainingEnv(VecEnv):
 
     def evaluation_games(self, model: str, config: dict, opponent: str,
                          games: list[int]) -> list[tuple[float, float]]:
-        """The trainer's evaluation games (:func:`agents.training.sb3.play_evaluation_games`)."""
-        from agents.training.sb3 import play_evaluation_games
-
+        """The trainer's evaluation games (:func:`agents.training.evaluations.play_evaluation_games`)."""
         return play_evaluation_games(load_ppo(model, deterministic=True), config, opponent, games)
 
     def seed(self, seed: int | None = None) -> Sequence[int | None]:

@@ -120,13 +120,13 @@ from agents.common.workers import (
     stopped_by,
 )
 from agents.games import tables
-from agents.players.base import Agent
 from agents.players.features import Featurizer, default_features, feature_sets
 from agents.players.modelfile import network_problem, non_finite, write_model
 from agents.players.ppo import load_ppo, load_state, parameter_count, policy_spec, read_model, save_ppo
 from agents.players.registry import make
-from agents.tournaments.tournament import agent_seed, wilson_interval
+from agents.tournaments.tournament import wilson_interval
 from agents.training.batched import NativeTrainingEnv, native_possible
+from agents.training.evaluations import play_evaluation_games
 from agents.training.pool import OpponentPool, parse_entry
 from agents.training.rewards import (
     CAPPED_MARGIN,
@@ -864,35 +864,6 @@ def new_model(config: dict, env: VecEnv, seed: int) -> MaskablePPO:
         n_epochs=config["epochs"], gamma=config["gamma"], gae_lambda=config["gae_lambda"],
         clip_range=config["clip"], ent_coef=config["ent_coef"], policy_kwargs=policy_kwargs,
         seed=seed, device="cpu", verbose=0)
-
-
-def play_evaluation_games(learner: Agent, config: dict, opponent: str,
-                          games: Sequence[int]) -> list[tuple[float, float]]:
-    """Evaluation games number ``games`` of ``learner`` against ``opponent`` in every other seat, each game's
-    (the learner's share of the win, its margin over the best opponent in points). Game g is dealt with
-    the run's evaluation seed + g, the learner at seat g mod players, and the opponents are seeded for it
-    as in tournaments: a game's result does not depend on which process plays it, or after which games."""
-    n, table = config["players"], run_table(config)
-    opponents = [make(opponent, table=table) for _ in range(n - 1)]
-    envs: dict[int, sobek_env.SingleAgentEnv] = {}
-    results = []
-    for game in games:
-        seat, seed = game % n, config["eval_seed"] + game
-        if seat not in envs:
-            envs[seat] = sobek_env.SingleAgentEnv(opponents, num_players=n, seat=seat, game=table.game,
-                                                  observation_mode=config["mode"])
-        env = envs[seat]
-        for i, agent in enumerate(opponents):
-            if hasattr(agent, "seed"):
-                agent.seed(agent_seed(seed, i))
-        observation, _ = env.reset(seed=seed)
-        over = False
-        while not over:
-            action = learner.act({"observation": observation, "action_mask": env.action_masks()})
-            observation, _, over, _, info = env.step(action)
-        share = 1 / len(info["winners"]) if seat in info["winners"] else 0.0
-        results.append((share, table.game.margins(env.game)[seat]))
-    return results
 
 
 def summarize_evaluation(results: Sequence[tuple[float, float]]) -> tuple[float, float, float, float]:
