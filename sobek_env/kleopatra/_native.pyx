@@ -835,11 +835,13 @@ from .observation import SCORE_SCALE
 
 cdef extern from "sobek_env/kleopatra/native/vector.hpp" namespace "kleopatra_native" nogil:
     cdef cppclass VectorBatch:
-        VectorBatch(int, int, int, cbool, int, int, double, const State&)
-        void reset(uint64_t, float*, uint8_t*)
-        void step(const int64_t*, float*, uint8_t*, float*, uint8_t*, float*, int32_t*, int32_t*, uint8_t*)
+        VectorBatch(int, int, int, cbool, int, int, double, const State&, int)
+        void reset(uint64_t, float*, uint8_t*) except +
+        void step(const int64_t*, float*, uint8_t*, float*, uint8_t*, float*, int32_t*, int32_t*, uint8_t*) except +
         int seat(int)
         const State& state(int)
+        @staticmethod
+        size_t bytes_per_game()
 
 
 cdef object _batch_prototype(int num_players, dict rules, State* prototype):
