@@ -25,6 +25,7 @@ from sobek_env.sobek.catalogue import CHARACTERS, ROUNDS, TOKENS
 from sobek_env.sobek.invariants import InvariantError
 
 GAMES = 2000 if os.environ.get("SOBEK_LONG") == "1" else 90
+NATIVE = pytest.mark.skipif(GAME.engines == ("python",), reason="the native engines were not built (or are off)")
 COUNTERS = frozenset(key for keys in stress.sections(GAME).values() for key in keys)
 
 
@@ -191,6 +192,7 @@ def test_the_module_runs_from_the_command_line() -> None:
     assert "Sobek stress run: 2 games" in done.stdout
 
 
+@NATIVE
 @pytest.mark.parametrize("name", ["sobek", "kleopatra"])
 def test_both_engines_play_the_same_run_and_native_checks_sampled_steps(name: str) -> None:
     games = 12 if name == "sobek" else 3
@@ -203,6 +205,7 @@ def test_both_engines_play_the_same_run_and_native_checks_sampled_steps(name: st
     assert every > 1 and games <= native.checked <= python.steps // every + games
 
 
+@NATIVE
 def test_a_native_state_that_parts_from_the_python_engine_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
     def drifted(s):  # the Python twin draws once more from its generator: its document differs
         twin = python_state(s)
@@ -216,6 +219,7 @@ def test_a_native_state_that_parts_from_the_python_engine_is_reported(monkeypatc
                for _, error in summary.failures)
 
 
+@NATIVE
 def test_the_engine_and_the_checks_are_chosen_on_the_command_line(capsys: pytest.CaptureFixture) -> None:
     assert stress.main(["--games", "2", "--engine", "python", "--check-every", "5", "--env-every", "0"]) == 0
     text = capsys.readouterr().out
