@@ -17,6 +17,7 @@ import subprocess
 import sys
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -24,6 +25,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sobek_env import GameState, IllegalActionError, StateFormatError, action_id
+from sobek_env.game import python_state
 from sobek_env.sobek.jsonstate import to_document
 from sobek_env.sobek.observation import Observer, encode_state, observation_size, state_size
 from sobek_env.sobek.stress import PROFILES, WEIGHTS, Policy, random_rules
@@ -330,7 +332,8 @@ JUNK = settings(max_examples=4000 if LONG else 100, deadline=None,
 
 @given(state=states, value=action_values)
 @JUNK
-def test_junk_actions_get_the_python_engines_answer(state: GameState, value) -> None:
+def test_junk_actions_get_the_python_engines_answer(state: Any, value) -> None:
+    state = python_state(state)  # the fuzz suite's states are dealt on the default engine
     nat = NativeState.from_python(state)
     before = nat.to_json()
     try:
@@ -378,8 +381,8 @@ def test_mutated_documents_load_alike_or_fail_alike(state: GameState, data: st.D
 @given(state=states, seat=st.one_of(st.integers(), st.floats(), st.none(), st.booleans(), st.text(max_size=2)),
        size=st.integers(-1, 2000), dtype=st.sampled_from([np.float32, np.float64, np.int32]))
 @JUNK
-def test_encode_and_resample_refuse_junk_without_crashing(state: GameState, seat, size: int, dtype) -> None:
-    nat = NativeState.from_python(state)
+def test_encode_and_resample_refuse_junk_without_crashing(state: Any, seat, size: int, dtype) -> None:
+    nat = NativeState.from_python(python_state(state))  # the fuzz suite's states are dealt on the default engine
     n = nat.num_players
     fits = isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < n
     buffer = np.full(max(size, 0), 7, dtype=dtype)
