@@ -531,11 +531,14 @@ def table(all_rows: list[Row], figures: dict[str, Figure | str], games: tuple[st
 
 def bridge_overhead(figures: dict[str, Figure | str], games: tuple[str, ...] = GAMES) -> str:
     """CPU microseconds per step of each game's random play through the engine and through the OpenSpiel
-    bridge, side by side, and the difference: what the bridge adds to a step."""
+    bridge, side by side, and the difference: what the bridge adds to a step. The bridge wraps states of the
+    game's default engine, so that engine's row is the one beside it."""
     lines = ["", "OpenSpiel bridge: random play, CPU us per step (engine alone | through pyspiel states | added)"]
     for name in games:
-        n = load_game(name).default_players
-        engine, bridge = figures.get(f"{name}_engine_{n}p"), figures.get(f"{name}_openspiel_{n}p")
+        game = load_game(name)
+        n = game.default_players
+        row = f"{name}_native_engine_{n}p" if game.default_engine() == "native" else f"{name}_engine_{n}p"
+        engine, bridge = figures.get(row), figures.get(f"{name}_openspiel_{n}p")
         if not isinstance(bridge, Figure) or not isinstance(engine, Figure):
             lines.append(f"  {name}, {n}p: {bridge if isinstance(bridge, str) else 'not measured in this run'}")
             continue
