@@ -37,6 +37,10 @@ for each game at its smallest and largest table:
 A step is one decision of a player (chance nodes are not counted). Times are CPU seconds of
 this process, so other load on the machine disturbs them less than wall time would; the rows
 are measured in interleaved rounds and each keeps its best round. Ratios are ours over the peer.
+
+After the table, the batched environment's scaling (where the native engines were built): the same
+``vector_env`` loop on 1 and on 2 threads (``num_threads``), timed in wall seconds since CPU seconds
+add up the threads, and the memory one game of the batch takes.
 """
 
 from __future__ import annotations
@@ -375,6 +379,56 @@ class Row:
     compare: bool = True      # whether its steps are comparable with the peers' (ratios shown)
 
 
+def vector_wall_loop(game: Game, num_players: int, num_threads: int, num_envs: int = 64) -> Loop:
+    """:func:`vector_loop` on ``num_threads`` threads, timed in wall seconds."""
+
+    def run(budget: float) -> Figure:
+        venv = sobek_env.vector_env(game=game, num_envs=num_envs, num_players=num_players, seed=SEED,
+                                    num_threads=num_threads)
+        venv.reset()
+        steps = games = 0
+        start = time.perf_counter()
+        while time.perf_counter() - start < budget or not games:
+            _, _, terminated, _, _ = venv.step(venv.action_masks().argmax(axis=1))
+            steps += num_envs
+            games += int(terminated.sum())
+        return Figure(steps, games, time.perf_counter() - start)
+
+    return run
+
+
+def scaling(games: tuple[str, ...], rounds: int, budget: float, threads: tuple[int, ...] = (1, 2)) -> list[dict]:
+    """Per game with a native engine, at its default table: ``vector_env`` x64 learner steps per wall second on
+    each number of ``threads`` (interleaved rounds, the best of each), and the bytes one game takes."""
+    out = []
+    for name in games:
+        game = load_game(name)
+        if "native" not in game.engines:
+            continue
+        n = game.default_players
+        loops = {k: vector_wall_loop(game, n, k) for k in threads}
+        best: dict[int, float] = {}
+        for _ in range(rounds):
+            for k, loop in loops.items():
+                best[k] = max(best.get(k, 0.0), loop(budget).steps_per_s)
+        batch = sobek_env.vector_env(game=game, num_envs=1, num_players=n)._batch
+        out.append({"game": name, "players": n, "num_envs": 64,
+                    "steps_per_wall_s": {str(k): v for k, v in best.items()},
+                    "bytes_per_game": batch.bytes_per_game, "state_bytes": batch.state_bytes})
+    return out
+
+
+def scaling_text(figures: list[dict]) -> str:
+    lines = ["", "vector_env x64 (native batch), learner steps per wall second by threads; memory per game"]
+    for f in figures:
+        speeds = f["steps_per_wall_s"]
+        cells = ", ".join(f"{k} thread(s) {v:,.0f}" for k, v in speeds.items())
+        gain = speeds[max(speeds, key=int)] / speeds[min(speeds, key=int)]
+        lines.append(f"  {f['game']}, {f['players']}p: {cells} ({gain:.2f}x); {f['bytes_per_game']:,} bytes a game "
+                     f"({f['state_bytes']:,} of them its engine state)")
+    return "\n".join(lines)
+
+
 def game_rows(game: Game, breakdown: bool = False) -> list[Row]:
     """One game's loops at its default and largest table, and at every table its bars name (and, with
     ``breakdown``, the diagnostic loops)."""
@@ -510,11 +564,14 @@ def table(all_rows: list[Row], figures: dict[str, Figure | str], games: tuple[st
 
 def bridge_overhead(figures: dict[str, Figure | str], games: tuple[str, ...] = GAMES) -> str:
     """CPU microseconds per step of each game's random play through the engine and through the OpenSpiel
-    bridge, side by side, and the difference: what the bridge adds to a step."""
+    bridge, side by side, and the difference: what the bridge adds to a step. The bridge wraps states of the
+    game's default engine, so that engine's row is the one beside it."""
     lines = ["", "OpenSpiel bridge: random play, CPU us per step (engine alone | through pyspiel states | added)"]
     for name in games:
-        n = load_game(name).default_players
-        engine, bridge = figures.get(f"{name}_engine_{n}p"), figures.get(f"{name}_openspiel_{n}p")
+        game = load_game(name)
+        n = game.default_players
+        row = f"{name}_native_engine_{n}p" if game.default_engine() == "native" else f"{name}_engine_{n}p"
+        engine, bridge = figures.get(row), figures.get(f"{name}_openspiel_{n}p")
         if not isinstance(bridge, Figure) or not isinstance(engine, Figure):
             lines.append(f"  {name}, {n}p: {bridge if isinstance(bridge, str) else 'not measured in this run'}")
             continue
@@ -586,6 +643,8 @@ def main(argv: list[str] | None = None) -> int:
     print(table(all_rows, figures, games))
     print(bridge_overhead(figures, games))
     print(native_search(figures, games))
+    threads = scaling(games, rounds, budget)
+    print(scaling_text(threads))
     if args.breakdown:
         print(breakdown(figures, games))
     if args.json:
@@ -603,6 +662,7 @@ def main(argv: list[str] | None = None) -> int:
                 for row in all_rows
             ],
             "bars": bars(figures, games),
+            "vector_scaling": threads,
         }
         args.json.write_text(json.dumps(doc, indent=2) + "\n")
     return 0

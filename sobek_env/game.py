@@ -302,12 +302,15 @@ class Game(ABC):
         return ENGINES if self.native_engine() is not None else ("python",)
 
     def default_engine(self) -> str:
-        """The engine :meth:`new` and :meth:`from_json` use unless told: Python, or the one the environment
-        variable ``SOBEK_ENGINE`` names (``native`` where it was built). The native engines play the same
-        games; the layers above read some of the Python engine's internals (renderers, invariants, the
-        stress profiles), which is why Python stays the default for now."""
-        chosen = os.environ.get("SOBEK_ENGINE", "") or "python"
-        return self.engine_of(chosen) if chosen != "python" else "python"
+        """The engine :meth:`new` and :meth:`from_json` use unless told: the native one where it was built and
+        ``SOBEK_PURE_PYTHON`` is not set, else Python. The environment variable ``SOBEK_ENGINE`` (``native`` or
+        ``python``) overrides it, e.g. to run a program on the reference engine with the other compiled parts on."""
+        chosen = os.environ.get("SOBEK_ENGINE", "")
+        if not chosen:
+            return self.engines[0]
+        if chosen not in ENGINES:
+            raise ValueError(f"SOBEK_ENGINE must be one of {', '.join(ENGINES)} (or unset), got {chosen!r}")
+        return self.engine_of(chosen)
 
     def engine_of(self, engine: str | None) -> str:
         """``engine`` checked (None: the default); ValueError naming the engines this game has here."""

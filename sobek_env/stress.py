@@ -1,13 +1,24 @@
-"""Stress run for any registered game: play many games with varied policies, check every invariant
-after every step, and count how often each action and each rules path of the engine was reached.
+"""Stress run for any registered game: play many games with varied policies, check the invariants
+as they go, and count how often each action and each rules path of the engine was reached.
 
     sobek-env stress [--game sobek] --games 100000 --workers 2 [--seed 0] [--players 2 3 4]
-                               [--env-every 10] [--json report.json] [--progress]
+                      [--env-every 10] [--engine native] [--check-every 10] [--json report.json]
+                      [--progress]
 
 Game ``i`` uses seed ``seed + i``: its player count, rules options, policies and
 every choice follow from that seed alone, so a run is identical for any number
-of workers, and a failure names the seed that replays it. After every step the
-state must pass the game's ``check_play``; once per game (at a step drawn from
+of workers and on either engine, and a failure names the seed that replays it.
+The games are played on the game's default engine (``--engine`` chooses). After
+every ``--check-every``-th step of a game and after its last, the state must
+pass the game's ``check_play``, which reads the Python engine's fields: on the
+native engine that step is played a second time, by the Python engine from the
+native state's Python twin, and the two documents must be equal before the twin
+is checked, so a checked step also compares the engines. The default checks
+every step on Python; on native, where a checked step costs several hundred
+times a step, the profile's ``NATIVE_CHECK_EVERY`` (about 16 checks a
+game). What the checks guard are conserved counts and bounds, which once broken
+stay broken, so a sampled check still catches the step's fault a few steps
+later. Once per game (at a step drawn from
 its seed) the state is written to JSON, read back, compared, and play continues
 from the copy; every ``--env-every``-th game is played through the PettingZoo
 environment, checking the action mask of the seat to move and of another seat,
@@ -40,7 +51,7 @@ from typing import Any
 
 from .arguments import non_negative_int, positive_int
 from .env import REWARD_MODES, raw_env
-from .game import Game, State
+from .game import Game, State, python_state
 from .registry import GAMES, load_game
 
 CHUNK = 100  # games per task handed to a worker
@@ -88,6 +99,7 @@ class Summary:
 
     games: int = 0
     steps: int = 0
+    checked: int = 0  # steps after which the invariants were checked
     counts: Counter = field(default_factory=Counter)
     steps_by_players: Counter = field(default_factory=Counter)
     longest: dict[int, int] = field(default_factory=dict)      # players -> most steps in a game
@@ -97,6 +109,7 @@ class Summary:
     def merge(self, other: Summary) -> None:
         self.games += other.games
         self.steps += other.steps
+        self.checked += other.checked
         self.counts.update(other.counts)
         self.steps_by_players.update(other.steps_by_players)
         for n, v in other.longest.items():
@@ -110,7 +123,7 @@ class StressFailure(AssertionError):
 
 
 def _reload(game: Game, s: State) -> State:
-    copy = game.from_json(s.to_json())
+    copy = game.from_json(s.to_json(), engine=s.engine)
     if copy != s or copy.legal_actions() != s.legal_actions():
         raise StressFailure("the state read back from JSON differs from the original")
     return copy
@@ -140,11 +153,13 @@ def expected_rewards(game: Game, s: State, mode: str, start: list[int]) -> list[
 class EnvDriver:
     """Plays a game through ``raw_env``, checking masks, observations and rewards on the way."""
 
-    def __init__(self, game: Game, setup: GameSetup) -> None:
+    def __init__(self, game: Game, setup: GameSetup, engine: str) -> None:
         self.game = game
         self.env = raw_env(game=game, num_players=setup.num_players, observation_mode=setup.observation_mode,
                            reward_mode=setup.reward_mode, **setup.options)
         self.env.reset(seed=setup.seed)
+        if self.env.game.engine != engine:  # the environment deals on the default engine: the same game moves over
+            self.env.game = game.from_json(self.env.game.to_json(), engine=engine)
         self.start = self.env.game.scores
         self.space = self.env.observation_space("player_0")
         self.totals = [0.0] * setup.num_players
@@ -173,21 +188,47 @@ class EnvDriver:
             raise StressFailure(f"{self.env.reward_mode} rewards add up to {self.totals}, not {expected}")
 
 
-def play_game(game: Game, setup: GameSetup, summary: Summary) -> None:
-    """Play one game, checking every invariant after every step; record it in ``summary``."""
+def check_every_default(game: Game, engine: str | None = None) -> int:
+    """The default ``--check-every`` on ``engine`` (None: the game's default engine): 1 on Python, the profile's
+    ``NATIVE_CHECK_EVERY`` on native."""
+    return profile(game).NATIVE_CHECK_EVERY if game.engine_of(engine) == "native" else 1
+
+
+def _twin(s: State) -> State:
+    """The Python twin of a native state, played beside it for one checked step."""
+    return python_state(s)
+
+
+def _check_step(game: Game, s: State, twin: State | None) -> None:
+    """The invariants after a checked step; on the native engine, first the Python engine's play of that step
+    (``twin``, already applied) must have given the same document."""
+    if twin is not None:
+        if twin.to_json() != s.to_json():
+            raise StressFailure("the native and the Python engine's states differ after the same action")
+        s = twin
+    game.check_play(s)
+
+
+def play_game(game: Game, setup: GameSetup, summary: Summary, engine: str | None = None,
+              check_every: int | None = None) -> None:
+    """Play one game on ``engine`` (default: the game's), checking the invariants after every ``check_every``-th
+    step and the last (default: :func:`check_every_default`); record it in ``summary``."""
+    engine = game.engine_of(engine)
+    every = check_every or check_every_default(game, engine)
     n, c = setup.num_players, summary.counts
     c[f"game:{n}-players"] += 1
     c["game:rules-varied"] += bool(setup.options)
     c["game:via-env"] += setup.via_env
     c.update(setup.tags)
     names = game.action_names
-    steps = 0
+    steps = checked = 0
     events: list[str] = []
     try:
-        driver = EnvDriver(game, setup) if setup.via_env else None
-        s = driver.env.game if driver else game.new(n, seed=setup.seed, **setup.options)
+        driver = EnvDriver(game, setup, engine) if setup.via_env else None
+        s = driver.env.game if driver else game.new(n, seed=setup.seed, engine=engine, **setup.options)
         s.log = events
         game.check_play(s)
+        native = s.engine == "native"
         rng = random.Random(f"{game.name}-stress-policy:{setup.seed}")
         bound = game.max_game_length(n, **setup.options)
         while not s.is_over:
@@ -198,9 +239,15 @@ def play_game(game: Game, setup: GameSetup, summary: Summary) -> None:
             if driver:
                 driver.before(s)
             c[f"action:{names[a]}"] += 1
+            checking = (steps + 1) % every == 0
+            twin = _twin(s) if checking and native else None
             (driver.act if driver else s.apply)(a)
             steps += 1
-            game.check_play(s)
+            if checking:
+                if twin is not None:
+                    twin.apply(a)
+                _check_step(game, s, twin)
+                checked += 1
             if steps == setup.reload_step and not s.is_over:
                 s = _reload(game, s)
                 s.log = events
@@ -210,6 +257,9 @@ def play_game(game: Game, setup: GameSetup, summary: Summary) -> None:
             if steps == setup.resample_step and not s.is_over:
                 check_resample(game, s, rng.randrange(n), random.Random(setup.seed))
                 c["game:resample"] += 1
+        if steps % every:  # the last step was not checked yet
+            game.check_play(s)
+            checked += 1
         if driver:
             driver.finish(s)
         summary.max_score = max(summary.max_score, *s.scores)
@@ -218,31 +268,36 @@ def play_game(game: Game, setup: GameSetup, summary: Summary) -> None:
     c.update(events)
     summary.games += 1
     summary.steps += steps
+    summary.checked += checked
     summary.steps_by_players[n] += steps
     summary.longest[n] = max(summary.longest.get(n, 0), steps)
 
 
-def play_range(task: tuple[str, int, int, tuple[int, ...], int]) -> Summary:
+def play_range(task: tuple[str, int, int, tuple[int, ...], int, str, int]) -> Summary:
     """Play games ``start`` .. ``start + count - 1`` (a worker's task)."""
-    name, start, count, players, env_every = task
+    name, start, count, players, env_every, engine, check_every = task
     game = load_game(name)
     summary = Summary()
     for seed in range(start, start + count):
-        play_game(game, game_setup(game, seed, players, env_every), summary)
+        play_game(game, game_setup(game, seed, players, env_every), summary, engine, check_every)
     return summary
 
 
 def run(
     games: int, workers: int = 1, seed: int = 0, players: Sequence[int] | None = None, env_every: int = 10,
-    progress: Callable[[int], None] | None = None, game: Game | str = "sobek",
+    progress: Callable[[int], None] | None = None, game: Game | str = "sobek", engine: str | None = None,
+    check_every: int | None = None,
 ) -> tuple[Summary, float]:
     """Play ``games`` games of ``game`` on ``workers`` processes; the merged summary and the seconds it took.
 
-    ``players`` defaults to every player count the game allows. A worker that dies ends the run with
-    BrokenProcessPool (never a hang)."""
+    ``players`` defaults to every player count the game allows, ``engine`` to the game's default engine and
+    ``check_every`` to :func:`check_every_default`. A worker that dies ends the run with BrokenProcessPool
+    (never a hang)."""
     game = load_game(game)
     players = tuple(players or game.player_counts)
-    tasks = [(game.name, seed + start, min(CHUNK, games - start), players, env_every)
+    engine = game.engine_of(engine)
+    check_every = check_every or check_every_default(game, engine)
+    tasks = [(game.name, seed + start, min(CHUNK, games - start), players, env_every, engine, check_every)
              for start in range(0, games, CHUNK)]
     total = Summary()
     began = time.perf_counter()
@@ -287,6 +342,7 @@ def report_data(summary: Summary, seconds: float, args: dict, game: Game | str =
         "seconds": round(seconds, 2),
         "games_per_second": round(summary.games / seconds, 1) if seconds else None,
         "steps": summary.steps,
+        "checked_steps": summary.checked,
         "length": {
             str(n): {
                 "games": summary.counts[f"game:{n}-players"],
@@ -310,13 +366,21 @@ def format_report(data: dict) -> str:
     game = load_game(data["game"])
     seconds = max(data["seconds"], 0.01)
     every = run_args["env_every"]
+    if run_args["engine"] == "native":
+        checks = (f"invariants checked after {data['checked_steps']} of the {data['steps']} steps (every"
+                  f" {run_args['check_every']}th of a game and its last), each such step also played by the Python"
+                  " engine from the same state with the same document after it")
+    else:
+        checks = (f"invariants checked after {data['checked_steps']} of the {data['steps']} steps"
+                  + (f" (every {run_args['check_every']}th of a game and its last)" if run_args["check_every"] > 1
+                     else ""))
     lines = [
         f"{game.title} stress run: {data['games']} games, seeds {run_args['seed']}.."
         f"{run_args['seed'] + data['games'] - 1}, players {'/'.join(map(str, run_args['players']))},"
-        f" {run_args['workers']} worker(s)",
+        f" {run_args['workers']} worker(s), {run_args['engine']} engine",
         f"time {data['seconds']:.1f} s, {data['games'] / seconds:.1f} games/s,"
         f" {data['steps']} steps ({data['steps'] / seconds:.0f} steps/s)",
-        f"invariants checked after each of the {data['steps']} steps; JSON reload and replay in"
+        f"{checks}; JSON reload and replay in"
         f" {data['counts']['game:json-reload']} games; a seat's resample checked in {data['counts']['game:resample']};"
         + (f" every {every}th game through the environment" if every else " no game through the environment"),
         f"failures: {len(data['failures'])}",
@@ -356,6 +420,11 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
                         help="player counts, used in turn (default: every count the game allows)")
     parser.add_argument("--env-every", type=non_negative_int, default=10,
                         help="play every Nth game through the PettingZoo environment (0: never; default 10)")
+    parser.add_argument("--engine", choices=("native", "python"),
+                        help="the engine to play on (default: the game's default, native where it was built)")
+    parser.add_argument("--check-every", type=positive_int,
+                        help="check the invariants after every Nth step of a game and its last (default: 1 on "
+                             "Python, the game's NATIVE_CHECK_EVERY on native: 10 for Sobek, 100 for Kleopatra)")
     parser.add_argument("--json", type=Path, help="also write the report as JSON to this file")
     parser.add_argument("--progress", action="store_true", help="print progress to stderr")
     args = parser.parse_args(argv)
@@ -367,6 +436,11 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
                          f"players, got {n}")
     if len(set(args.players)) != len(args.players):
         parser.error(f"argument --players: each count once, got {args.players}")
+    try:
+        args.engine = game.engine_of(args.engine)
+    except ValueError as exc:
+        parser.error(f"argument --engine: {exc}")
+    args.check_every = args.check_every or check_every_default(game, args.engine)
     if args.json is not None and not args.json.parent.is_dir():
         parser.error(f"argument --json: directory {str(args.json.parent)!r} does not exist")
     return args
@@ -382,10 +456,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"{done}/{args.games} games", file=sys.stderr, flush=True)
 
     summary, seconds = run(args.games, args.workers, args.seed, args.players, args.env_every,
-                           progress if args.progress else None, game=args.game)
+                           progress if args.progress else None, game=args.game, engine=args.engine,
+                           check_every=args.check_every)
     data = report_data(summary, seconds, {
-        "games": args.games, "workers": args.workers, "seed": args.seed,
-        "players": args.players, "env_every": args.env_every,
+        "games": args.games, "workers": args.workers, "seed": args.seed, "players": args.players,
+        "env_every": args.env_every, "engine": args.engine, "check_every": args.check_every,
     }, game=args.game)
     print(format_report(data))
     if args.json is not None:

@@ -20,6 +20,8 @@ learner's steps.
 Where the game's native engine was built and every opponent is ``"random"``, the games are stepped natively in
 one call for all of them (``NativeBatch``, the GIL released), drawing exactly as the Python path does: the same
 seeds give the same games, observations and rewards on either path (``engine="python"`` forces the Python one).
+``num_threads=2`` shares the games of that call out among two threads (each game touches only its own state and
+rows, so the results are the same for any number of threads); the Python path ignores it.
 """
 
 from __future__ import annotations
@@ -44,15 +46,16 @@ def vector_env(game: Game | str = "sobek", num_envs: int = 64, num_players: int 
                opponents: Sequence[Any] = (RANDOM,), observation_mode: str = "original", reward_mode: str = "win",
                seed: int | None = None, seat: int | None = None,
                make_agent: Callable[[str, Table], Any] | None = None, engine: str | None = None,
-               **rules: Any) -> GameVectorEnv:
+               num_threads: int = 1, **rules: Any) -> GameVectorEnv:
     """``num_envs`` games of ``game``, one learner seat each, against ``opponents`` (see the module docstring).
 
     ``opponents`` holds one spec or agent per other seat, or a single one for all of them. ``make_agent(spec,
     table=...)`` builds an agent from a spec other than ``"random"`` (default: ``agents.make``, imported only when
     such a spec is given: the library alone never imports the agents package). ``engine``:
-    ``"native"``, ``"python"`` or None (native where it was built)."""
+    ``"native"``, ``"python"`` or None (the game's default engine). ``num_threads``: the threads that step
+    the native path's games."""
     return GameVectorEnv(game, num_envs, num_players, opponents, observation_mode, reward_mode, seed, seat,
-                         make_agent, engine, **rules)
+                         make_agent, engine, num_threads, **rules)
 
 
 class GameVectorEnv(VectorEnv):
@@ -62,7 +65,8 @@ class GameVectorEnv(VectorEnv):
 
     def __init__(self, game: Game | str, num_envs: int, num_players: int | None, opponents: Sequence[Any],
                  observation_mode: str, reward_mode: str, seed: int | None, seat: int | None,
-                 make_agent: Callable[[str, Table], Any] | None, engine: str | None = None, **rules: Any) -> None:
+                 make_agent: Callable[[str, Table], Any] | None, engine: str | None = None, num_threads: int = 1,
+                 **rules: Any) -> None:
         game = load_game(game)
         num_players = game.default_players if num_players is None else num_players
         game.check_table(num_players, observation_mode)
@@ -70,6 +74,8 @@ class GameVectorEnv(VectorEnv):
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
         if reward_mode not in REWARD_MODES:
             raise ValueError(f"reward_mode must be one of {REWARD_MODES}, got {reward_mode!r}")
+        if isinstance(num_threads, bool) or not isinstance(num_threads, int) or num_threads < 1:
+            raise ValueError(f"num_threads must be a positive integer, got {num_threads!r}")
         if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < num_players):
             raise ValueError(f"seat must be None or an int from 0 to {num_players - 1}, got {seat!r}")
         game.new(num_players, seed=0, **rules)  # validates the rules options now
@@ -97,12 +103,12 @@ class GameVectorEnv(VectorEnv):
         self._seeders: list[random.Random] = []
         self._chance: list[random.Random | None] = [None] * num_envs  # per game, what random opponents draw from
         self._seed = seed
-        self.engine = game.engine_of(engine) if engine is not None else game.engines[0]
+        self.engine = game.engine_of(engine)
         native = game.native_engine() if self.engine == "native" else None
         self._batch = None
         if native is not None and all(o is RANDOM for o in self.opponents):
             self._batch = native.NativeBatch(num_envs, num_players, observation_mode == "memory", reward_mode, seat,
-                                             dict(rules))
+                                             dict(rules), num_threads)
 
     def _opponents(self, opponents: Sequence[Any], make_agent: Callable[[str, Table], Any] | None) -> list[Any]:
         others = self.num_players - 1

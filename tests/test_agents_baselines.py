@@ -8,6 +8,7 @@ import sobek_env
 from agents.players.random_agent import RandomAgent
 from agents.sobek.greedy import GreedyAgent
 from agents.sobek.heuristic import BEST, HeuristicAgent
+from sobek_env.game import python_state
 from sobek_env.sobek import GAME
 
 TWO = GAME.table(2)
@@ -64,7 +65,7 @@ def mean_corruption(tolerance: float, games: int = 12) -> float:
         agents = [HeuristicAgent(TWO), HeuristicAgent(TWO)]
         agents[seat] = HeuristicAgent(TWO, tolerance=tolerance)
         game, _ = play(agents, 100 + seed)
-        for log in game.round_log:
+        for log in python_state(game).round_log:
             total += log["corruption"][seat]
             rounds += 1
     return total / rounds

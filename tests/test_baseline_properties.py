@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 
 import agents
+from sobek_env.game import python_state
 from sobek_env.kleopatra.phases import PHASES as KLEOPATRA_PHASES
 from sobek_env.registry import GAMES, load_game
 from sobek_env.sobek.phases import PHASES as SOBEK_PHASES
@@ -31,7 +32,8 @@ TABLES = [(name, n) for name in GAMES for n in load_game(name).player_counts]
 
 def phase_name(state: object) -> str:
     """The name of the phase the seat to move decides in (both games call the start of a turn ``turn``)."""
-    return "turn" if state.pending is None else state.pending.name
+    pending = python_state(state).pending
+    return "turn" if pending is None else pending.name
 
 
 def test_the_phases_are_every_phase_of_each_game() -> None:

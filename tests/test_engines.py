@@ -88,3 +88,42 @@ def test_sobek_engine_chooses_the_default() -> None:
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          env={"SOBEK_ENGINE": "native", "PATH": ""})
     assert run.stdout.strip() == "native"
+
+
+def _engines_in_a_fresh_process(env: dict[str, str]) -> list[str]:
+    code = ("import sobek_env\n"
+            "from sobek_env import GameState\n"
+            "from sobek_env.kleopatra import GameState as KleopatraState\n"
+            "for g in sobek_env.GAMES:\n    print(sobek_env.load_game(g).new(seed=0).engine)\n"
+            "print(GameState.new(2, seed=0).engine, GameState.from_json(GameState.new(2, seed=0).to_json()).engine)\n"
+            "print(KleopatraState.new(3, seed=0).engine)\n")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         env={"PATH": "", **env})
+    return run.stdout.splitlines()
+
+
+def test_the_native_engine_is_the_default_where_it_was_built() -> None:
+    assert _engines_in_a_fresh_process({}) == ["native", "native", "native native", "native"]
+    python = ["python", "python", "python python", "python"]
+    assert _engines_in_a_fresh_process({"SOBEK_PURE_PYTHON": "1"}) == python
+    assert _engines_in_a_fresh_process({"SOBEK_ENGINE": "python"}) == python
+
+
+@pytest.mark.parametrize("game", sobek_env.GAMES)
+def test_game_state_new_and_from_json_take_an_engine(game: str) -> None:
+    module = sobek_env.load_game(game).native_engine()
+    state_class = sys.modules[f"sobek_env.{game}"].GameState
+    python = state_class.new(3, seed=4, engine="python")
+    assert type(python) is state_class
+    native = state_class.new(3, seed=4, engine="native")
+    assert type(native) is module.NativeState and native.to_json() == python.to_json()
+    assert type(state_class.from_json(python.to_json(), engine="python")) is state_class
+    assert state_class.from_json(python.to_json(), engine="native").to_json() == python.to_json()
+    with pytest.raises(ValueError, match="engine must be one of native, python"):
+        state_class.new(3, seed=4, engine="c++")
+
+
+def test_a_bad_sobek_engine_variable_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SOBEK_ENGINE", "fast")
+    with pytest.raises(ValueError, match="SOBEK_ENGINE must be one of native, python \\(or unset\\), got 'fast'"):
+        sobek_env.load_game("sobek").new(2, seed=0)

@@ -12,6 +12,7 @@ import sobek_env
 from agents import make
 from agents.players.features import Featurizer, check_features, feature_sets, feature_size
 from agents.sobek.heuristic import HeuristicAgent
+from sobek_env.game import python_state
 from sobek_env.sobek import GAME
 from sobek_env.sobek.actions import NUM_ACTIONS
 from sobek_env.sobek.observation import observation_size
@@ -67,6 +68,7 @@ def test_the_race_block_reads_own_corruption_and_is_empty_at_the_end() -> None:
         if not step["action_mask"].any():  # the game is over: nothing to advise
             assert not vector[observation_size(2):].any()
             continue
+        game = python_state(game)
         seat = game.current_player
         own = sum(game.piles[seat]) + 2 * game.curses[seat]
         assert vector[race] == pytest.approx(own / 10)
@@ -151,6 +153,7 @@ def test_kleopatra_advice_is_the_heuristics_choice_and_its_race(num_players: int
         advice = vector[base:base + KLEOPATRA_ACTIONS]
         assert advice.sum() == 1 and int(advice.argmax()) == heuristic.act(step)
         assert step["action_mask"][int(advice.argmax())]
+        game = python_state(game)
         seat = game.current_player
         race = vector[base + KLEOPATRA_ACTIONS:]
         squares = sum(m.bit_count() for m, owner in game.sanctuaries if owner == seat)

@@ -15,7 +15,9 @@ from pathlib import Path
 
 import pytest
 
+import sobek_env
 from sobek_env import stress
+from sobek_env.game import python_state
 from sobek_env.sobek import GAME, SobekGame
 from sobek_env.sobek import game as sobek_game
 from sobek_env.sobek.actions import ACTION_NAMES
@@ -23,6 +25,7 @@ from sobek_env.sobek.catalogue import CHARACTERS, ROUNDS, TOKENS
 from sobek_env.sobek.invariants import InvariantError
 
 GAMES = 2000 if os.environ.get("SOBEK_LONG") == "1" else 90
+NATIVE = pytest.mark.skipif(GAME.engines == ("python",), reason="the native engines were not built (or are off)")
 COUNTERS = frozenset(key for keys in stress.sections(GAME).values() for key in keys)
 
 
@@ -187,3 +190,42 @@ def test_the_module_runs_from_the_command_line() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert "Sobek stress run: 2 games" in done.stdout
+
+
+@NATIVE
+@pytest.mark.parametrize("name", ["sobek", "kleopatra"])
+def test_both_engines_play_the_same_run_and_native_checks_sampled_steps(name: str) -> None:
+    games = 12 if name == "sobek" else 3
+    native, _ = stress.run(games, seed=77, game=name, engine="native", env_every=3)
+    python, _ = stress.run(games, seed=77, game=name, engine="python", env_every=3)
+    assert native.failures == python.failures == []
+    assert (native.counts, native.steps, native.longest) == (python.counts, python.steps, python.longest)
+    assert python.checked == python.steps
+    every = stress.check_every_default(sobek_env.load_game(name), "native")
+    assert every > 1 and games <= native.checked <= python.steps // every + games
+
+
+@NATIVE
+def test_a_native_state_that_parts_from_the_python_engine_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
+    def drifted(s):  # the Python twin draws once more from its generator: its document differs
+        twin = python_state(s)
+        twin.rng.random()
+        return twin
+
+    monkeypatch.setattr(stress, "_twin", drifted)
+    summary, _ = stress.run(2, seed=3, engine="native", env_every=0)
+    assert [seed for seed, _ in summary.failures] == [3, 4]
+    assert all("step 10: StressFailure: the native and the Python engine's states differ" in error
+               for _, error in summary.failures)
+
+
+@NATIVE
+def test_the_engine_and_the_checks_are_chosen_on_the_command_line(capsys: pytest.CaptureFixture) -> None:
+    assert stress.main(["--games", "2", "--engine", "python", "--check-every", "5", "--env-every", "0"]) == 0
+    text = capsys.readouterr().out
+    assert "1 worker(s), python engine" in text and "(every 5th of a game and its last)" in text
+    assert stress.main(["--games", "2", "--engine", "native", "--env-every", "0"]) == 0
+    assert "each such step also played by the Python engine" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        stress.main(["--check-every", "0"])
+    assert "--check-every: must be at least 1, got 0" in capsys.readouterr().err

@@ -123,7 +123,7 @@ def test_bad_requests_are_refused_and_change_nothing() -> None:
         venv.step(np.array([legal, 1.5], dtype=object))
     assert [s.to_json() for s in venv.states()] == before
     for bad in ({"num_envs": 0}, {"reward_mode": "points"}, {"seat": 2}, {"num_players": 9},
-                {"opponents": ("random", "random")}):
+                {"opponents": ("random", "random")}, {"num_threads": 0}, {"num_threads": 1.5}):
         with pytest.raises(ValueError):
             sobek_env.vector_env(game="sobek", **bad)
 
@@ -160,3 +160,20 @@ def test_a_batch_of_another_table_is_refused_before_it_is_made() -> None:
         sobek_env.vector_env(game="kleopatra", num_players=6)
     with pytest.raises(ValueError, match="engine must be one of"):
         sobek_env.vector_env(game="sobek", engine="gpu")
+
+
+@pytest.mark.parametrize("game", sobek_env.GAMES)
+def test_threads_step_the_same_games(game: str) -> None:
+    kwargs = {"num_envs": 7, "seed": 5, "reward_mode": "score", "observation_mode": "memory"}
+    steps = 300 if game == "sobek" else 600
+    one = _run(game, "native", steps, **kwargs)
+    assert _run(game, "native", steps, num_threads=2, **kwargs) == one
+    assert _run(game, "native", 40, num_threads=16, **kwargs) == one[:41]  # more threads than games
+
+
+@pytest.mark.parametrize("game", sobek_env.GAMES)
+def test_the_batch_says_what_a_game_weighs(game: str) -> None:
+    batch = sobek_env.vector_env(game=game, num_envs=2)._batch
+    size = sobek_env.load_game(game).observation_size(batch.num_players)
+    assert 0 < batch.state_bytes < batch.bytes_per_game
+    assert batch.bytes_per_game > batch.state_bytes + 2 * 4 * size  # its observation rows at least

@@ -20,6 +20,7 @@ from numbers import Integral
 import numpy as np
 
 from libc.stdint cimport int8_t, int32_t, uint8_t, uint32_t, uint64_t
+from cpython.list cimport PyList_New, PyList_SET_ITEM
 from cpython.long cimport PyLong_AsLongAndOverflow, PyLong_AsUnsignedLong, PyLong_FromUnsignedLong
 from cpython.ref cimport Py_INCREF
 from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_New, PyTuple_SET_ITEM
@@ -38,6 +39,7 @@ _BUILD_NAMES = {i: ACTION_NAMES[i] for i in range(15, 31)}
 _INTERRUPTING = frozenset(name for name, cls in PHASES.items() if issubclass(cls, Interrupting))
 _LAYOUTS = {}
 assert len(EVENTS) == NUM_EVENTS and len(PHASE_NAMES) == NUM_PHASES and len(ACTION_NAMES) == NUM_ACTIONS
+cdef tuple ACTION_IDS = tuple(range(NUM_ACTIONS))  # the ids legal_actions hands out, made once
 
 
 def observation_size(int num_players) -> int:
@@ -301,7 +303,12 @@ cdef class NativeState:
         """The sorted legal action ids of ``current_player`` ([] once the game is over)."""
         cdef int i
         self._fill_legal()
-        return [self._legal[i] for i in range(self._num_legal)]
+        cdef list out = PyList_New(self._num_legal)  # filled in place from made ids: every step of a loop runs this
+        for i in range(self._num_legal):
+            item = ACTION_IDS[self._legal[i]]
+            Py_INCREF(item)  # PyList_SET_ITEM takes the reference over
+            PyList_SET_ITEM(out, i, item)
+        return out
 
     def apply(self, action) -> None:
         """Play ``action`` for ``current_player``; IllegalActionError, changing nothing, for anything but a
@@ -835,11 +842,13 @@ from .observation import SCORE_SCALE
 
 cdef extern from "sobek_env/kleopatra/native/vector.hpp" namespace "kleopatra_native" nogil:
     cdef cppclass VectorBatch:
-        VectorBatch(int, int, int, cbool, int, int, double, const State&)
-        void reset(uint64_t, float*, uint8_t*)
-        void step(const int64_t*, float*, uint8_t*, float*, uint8_t*, float*, int32_t*, int32_t*, uint8_t*)
+        VectorBatch(int, int, int, cbool, int, int, double, const State&, int)
+        void reset(uint64_t, float*, uint8_t*) except +
+        void step(const int64_t*, float*, uint8_t*, float*, uint8_t*, float*, int32_t*, int32_t*, uint8_t*) except +
         int seat(int)
         const State& state(int)
+        @staticmethod
+        size_t bytes_per_game()
 
 
 cdef object _batch_prototype(int num_players, dict rules, State* prototype):

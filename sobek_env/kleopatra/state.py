@@ -21,7 +21,7 @@ from __future__ import annotations
 import itertools
 import random
 from numbers import Integral
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..game import PhasedState
 from . import actions as A
@@ -90,6 +90,9 @@ from .phases import (
     consume,
     hand_pool,
 )
+
+if TYPE_CHECKING:
+    from ..game import State
 
 # The event names the engine writes to ``GameState.log`` (when it is a list), for the stress report.
 EVENTS: tuple[str, ...] = (
@@ -197,11 +200,19 @@ class GameState(PhasedState):
     # ------------------------------------------------------------------ public API
 
     @classmethod
-    def new(cls, num_players: int = 3, seed: int | None = None, **rules: Any) -> GameState:
+    def new(cls, num_players: int = 3, seed: int | None = None, engine: str | None = None, **rules: Any) -> State:
         """Deal a new game (rules §2). ``rules`` are the options of rules §13.
 
-        ``seed=None`` draws a seed from the operating system and records it in ``seed``.
+        ``seed=None`` draws a seed from the operating system and records it in ``seed``. ``engine`` as in
+        ``load_game("kleopatra").new``: by default the native engine where it was built, so the state may be a
+        ``NativeState`` (the same protocol); ``engine="python"`` always gives this class, whose fields the rule
+        code reads.
         """
+        if engine != "python":
+            from .game import GAME
+
+            if GAME.engine_of(engine) == "native":
+                return GAME.native_engine().new(num_players, seed, **rules)
         options = make_rules(num_players, **rules)
         if seed is None:
             seed = random.SystemRandom().randrange(2**63)
@@ -287,10 +298,16 @@ class GameState(PhasedState):
         return dump(self)
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> GameState:
-        """Rebuild a state from its document; StateFormatError names a bad field."""
+    def from_json(cls, text: str | bytes, engine: str | None = None) -> State:
+        """Rebuild a state from its document; StateFormatError names a bad field. ``engine`` as in :meth:`new`
+        (by default the native one where it was built)."""
         from .jsonstate import load
 
+        if engine != "python":
+            from .game import GAME
+
+            if GAME.engine_of(engine) == "native":
+                return GAME.native_engine().from_json(text)
         return load(text)
 
     def resample(self, player: int, rng: random.Random) -> GameState:

@@ -16,6 +16,7 @@ from .actions import ACTION_NAMES
 from .state import EVENTS, GameState
 
 RELOAD_WITHIN = 600  # the JSON round trip happens at a step drawn below this
+NATIVE_CHECK_EVERY = 100  # a game of about 1,600 steps is checked 16 times on the native engine
 
 # Action weights of each policy, by action name or its prefix before ":" (default 1).
 PROFILES: dict[str, dict[str, float]] = {

@@ -16,11 +16,16 @@
 //   static int score(const State&, int seat);
 //   static bool winner(const State&, int seat);      once over
 //   static double margin(const State&, int seat);   once over: the game's margin in points
-//   static void encode(const State&, int seat, bool memory, float* out);
+//   static void encode(const State&, int seat, bool memory, float* out);   thread-safe
+//
+// With num_threads > 1 the games are shared out in contiguous blocks, one per thread: a game touches only
+// its own state, generators and rows of the arrays, so the results are the same for any number of threads.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <thread>
 #include <vector>
 
 #include "pyrandom.hpp"
@@ -37,22 +42,25 @@ class Batch {
     using State = typename G::State;
 
     Batch(int num_envs, int num_players, int observation_size, bool memory, int reward_mode, int fixed_seat,
-          double score_scale, const State& prototype)
+          double score_scale, const State& prototype, int num_threads)
         : num_envs_(num_envs), num_players_(num_players), size_(observation_size), memory_(memory),
           reward_mode_(reward_mode), fixed_seat_(fixed_seat), scale_(score_scale), prototype_(prototype),
-          states_(num_envs), seeders_(num_envs), chance_(num_envs), seats_(num_envs, 0) {}
+          threads_(std::max(1, std::min(num_threads, num_envs))), states_(num_envs), seeders_(num_envs),
+          chance_(num_envs), seats_(num_envs, 0) {}
 
     int num_envs() const { return num_envs_; }
     const State& state(int i) const { return states_[i]; }
     int seat(int i) const { return seats_[i]; }
+    // What one game holds besides its rows of the arrays: its state, its two generators and its seat.
+    static constexpr size_t bytes_per_game() { return sizeof(State) + 2 * sizeof(PyRandom) + sizeof(int); }
 
     // Every game dealt anew, game i from seeder random.Random(base + i); its learner's observation and mask.
     void reset(uint64_t base, float* obs, uint8_t* masks) {
-        for (int i = 0; i < num_envs_; ++i) {
+        share_out([&](int i) {
             seeders_[i].seed(base + static_cast<uint64_t>(i));
             deal(i);
             settle(i, obs, masks);
-        }
+        });
     }
 
     // The learner actions (legal: checked by the caller), the opponents' replies until each learner's next
@@ -61,7 +69,7 @@ class Batch {
     // is dealt anew at once.
     void step(const int64_t* actions, float* obs, uint8_t* masks, float* rewards, uint8_t* terminated,
               float* final_obs, int32_t* final_seat, int32_t* final_scores, uint8_t* final_winners) {
-        for (int i = 0; i < num_envs_; ++i) {
+        share_out([&](int i) {
             State& s = states_[i];
             int seat = seats_[i];
             double reward = act(s, seat, static_cast<int>(actions[i]));
@@ -80,7 +88,7 @@ class Batch {
                 settle(i, obs, masks);
             }
             rewards[i] = static_cast<float>(reward);
-        }
+        });
     }
 
   private:
@@ -89,9 +97,25 @@ class Batch {
     int reward_mode_, fixed_seat_;
     double scale_;
     State prototype_;
+    int threads_;
     std::vector<State> states_;
     std::vector<PyRandom> seeders_, chance_;
     std::vector<int> seats_;
+
+    // game(i) for every game, the games shared out in contiguous blocks among the threads (this one included).
+    template <class F>
+    void share_out(const F& game) {
+        auto block = [&](int t) {
+            int lo = static_cast<int>(static_cast<int64_t>(num_envs_) * t / threads_);
+            int hi = static_cast<int>(static_cast<int64_t>(num_envs_) * (t + 1) / threads_);
+            for (int i = lo; i < hi; ++i) game(i);
+        };
+        std::vector<std::thread> others;
+        others.reserve(threads_ - 1);
+        for (int t = 1; t < threads_; ++t) others.emplace_back(block, t);
+        block(0);
+        for (std::thread& other : others) other.join();
+    }
 
     void deal(int i) {
         PyRandom& seeder = seeders_[i];

@@ -11,26 +11,30 @@ REWARD_MODES = ("win", "margin", "score")  # the batch's reward codes, in order
 cdef class NativeBatch:
     """``num_envs`` games stepped natively in one call, one learner seat each, the other seats playing random
     legal actions (``sobek_native::Batch``): the native path of :func:`sobek_env.vector_env`, drawing exactly
-    as its Python path does. Its arrays are written in place by :meth:`reset` and :meth:`step`."""
+    as its Python path does. Its arrays are written in place by :meth:`reset` and :meth:`step`, on
+    ``num_threads`` threads (the games shared out in blocks; the same results for any number)."""
 
     cdef VectorBatch* b
-    cdef readonly int num_envs, num_players, size
+    cdef readonly int num_envs, num_players, size, num_threads
     cdef readonly object obs, masks, rewards, terminated, final_obs, final_seat, final_scores, final_winners
     cdef object _rules      # what keeps the table's rules alive while the batch steps
 
-    def __cinit__(self, int num_envs, int num_players, bint memory, str reward_mode, object seat, dict rules):
+    def __cinit__(self, int num_envs, int num_players, bint memory, str reward_mode, object seat, dict rules,
+                  int num_threads=1):
         if num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer, got {num_envs}")
+        if num_threads < 1:
+            raise ValueError(f"num_threads must be a positive integer, got {num_threads}")
         if reward_mode not in REWARD_MODES:
             raise ValueError(f"reward_mode must be one of {REWARD_MODES}, got {reward_mode!r}")
         if seat is not None and not 0 <= seat < num_players:
             raise ValueError(f"seat must be None or from 0 to {num_players - 1}, got {seat!r}")
         cdef State prototype
         self._rules = _batch_prototype(num_players, rules, &prototype)
-        self.num_envs, self.num_players = num_envs, num_players
+        self.num_envs, self.num_players, self.num_threads = num_envs, num_players, num_threads
         self.size = _batch_observation_size(num_players)
         self.b = new VectorBatch(num_envs, num_players, self.size, memory, REWARD_MODES.index(reward_mode),
-                                 -1 if seat is None else seat, SCORE_SCALE, prototype)
+                                 -1 if seat is None else seat, SCORE_SCALE, prototype, num_threads)
         self.obs = np.zeros((num_envs, self.size), np.float32)
         self.masks = np.zeros((num_envs, NUM_ACTIONS), np.bool_)
         self.rewards = np.zeros(num_envs, np.float32)
@@ -63,6 +67,18 @@ cdef class NativeBatch:
         with nogil:
             self.b.step(&actions[0], &obs[0, 0], &masks[0, 0], &rewards[0], &terminated[0], &final_obs[0, 0],
                         &seats[0], &scores[0, 0], &winners[0, 0])
+
+    @property
+    def bytes_per_game(self) -> int:
+        """The memory one game takes: its native state, generators and seat, and its rows of the arrays."""
+        rows = (2 * self.size * sizeof(float) + NUM_ACTIONS * sizeof(uint8_t) + sizeof(float) + sizeof(uint8_t)
+                + sizeof(int32_t) + MAX_PLAYERS * (sizeof(int32_t) + sizeof(uint8_t)))
+        return VectorBatch.bytes_per_game() + rows
+
+    @property
+    def state_bytes(self) -> int:
+        """The bytes of one game's native state alone (the ``State`` struct)."""
+        return sizeof(State)
 
     def seat(self, int i) -> int:
         """Game ``i``'s learner seat."""

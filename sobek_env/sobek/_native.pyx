@@ -252,7 +252,7 @@ cdef class NativeState:
         if seed < 0:
             raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
         if seed >= 2**64:  # CPython seeds from every 32-bit word of a big seed: leave that to it
-            return NativeState.from_python(GameState.new(num_players, seed, **options))
+            return NativeState.from_python(GameState.new(num_players, seed, engine="python", **options))
         cdef NativeState state = NativeState.__new__(NativeState)
         if default:
             state.s.rules = DEFAULT_TABLES[num_players]
@@ -692,11 +692,13 @@ from libcpp cimport bool as cbool
 
 cdef extern from "sobek_env/sobek/native/vector.hpp" namespace "sobek_native::sobek" nogil:
     cdef cppclass VectorBatch:
-        VectorBatch(int, int, int, cbool, int, int, double, const State&)
-        void reset(uint64_t, float*, uint8_t*)
-        void step(const int64_t*, float*, uint8_t*, float*, uint8_t*, float*, int32_t*, int32_t*, uint8_t*)
+        VectorBatch(int, int, int, cbool, int, int, double, const State&, int)
+        void reset(uint64_t, float*, uint8_t*) except +
+        void step(const int64_t*, float*, uint8_t*, float*, uint8_t*, float*, int32_t*, int32_t*, uint8_t*) except +
         int seat(int)
         const State& state(int)
+        @staticmethod
+        size_t bytes_per_game()
 
 from .catalogue import SCORE_SCALE
 

@@ -111,12 +111,12 @@ class SobekGame(Game):
         n = self.default_players if num_players is None else num_players
         if self.engine_of(engine) == "native":
             return self.native_engine().new(n, seed, **rules)
-        return GameState.new(n, seed=seed, **rules)
+        return GameState.new(n, seed=seed, engine="python", **rules)
 
     def from_json(self, text: str | bytes, engine: str | None = None) -> State:
         if self.engine_of(engine) == "native":
             return self.native_engine().from_json(text)
-        return GameState.from_json(text)
+        return GameState.from_json(text, engine="python")
 
     def stress_profile(self) -> ModuleType:
         return stress

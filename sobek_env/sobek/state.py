@@ -22,6 +22,7 @@ from __future__ import annotations
 import random
 from numbers import Integral
 from operator import add
+from typing import TYPE_CHECKING
 
 from ..game import PhasedState
 from . import actions as A
@@ -54,6 +55,9 @@ from .catalogue import (
 )
 from .phases import TURN_START, BuildSet, Curse, FirstPlayer, Horizontal, HorizontalSet, Prosperity
 from .scoring import TableSet, corruption, most_corrupt, penalised_position, scarabs_of, vertical_value
+
+if TYPE_CHECKING:
+    from ..game import State
 
 # Every event name the engine can append to GameState.log.
 EVENTS: tuple[str, ...] = (
@@ -138,12 +142,19 @@ class GameState(PhasedState):
     # ------------------------------------------------------------------ public API
 
     @classmethod
-    def new(cls, num_players: int = 2, seed: int | None = None, **options) -> GameState:
+    def new(cls, num_players: int = 2, seed: int | None = None, engine: str | None = None, **options) -> State:
         """Deal a new game. ``options`` are the rules options of rules §11.
 
         ``seed=None`` draws a seed from the operating system and records it in
-        ``seed``, so the game can still be replayed.
+        ``seed``, so the game can still be replayed. ``engine`` as in ``load_game("sobek").new``: by default
+        the native engine where it was built, so the state may be a ``NativeState`` (the same protocol);
+        ``engine="python"`` always gives this class, whose fields the rule code reads.
         """
+        if engine != "python":
+            from .game import GAME
+
+            if GAME.engine_of(engine) == "native":
+                return GAME.native_engine().new(num_players, seed, **options)
         unknown = set(options) - {"scarabs", "green_cards", "families"}
         if unknown:
             raise ValueError(
@@ -219,10 +230,16 @@ class GameState(PhasedState):
         return dump(self)
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> GameState:
-        """Rebuild a state from :meth:`to_json`'s document; StateFormatError names a bad field."""
+    def from_json(cls, text: str | bytes, engine: str | None = None) -> State:
+        """Rebuild a state from :meth:`to_json`'s document; StateFormatError names a bad field. ``engine`` as
+        in :meth:`new` (by default the native one where it was built)."""
         from .jsonstate import load
 
+        if engine != "python":
+            from .game import GAME
+
+            if GAME.engine_of(engine) == "native":
+                return GAME.native_engine().from_json(text)
         return load(text)
 
     def resample(self, player: int, rng: random.Random) -> GameState:

@@ -14,12 +14,14 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from ..game import python_state
 from . import actions as A
 from .actions import ACTION_NAMES
 from .catalogue import CHARACTERS, DEFAULT_GREEN_CARDS, DELIVERY_SIZE, GOODS, PLAIN_CARDS, SCARAB, SET_MIN_CARDS
 from .state import EVENTS, GameState
 
 RELOAD_WITHIN = 120  # the JSON round trip happens at a step drawn below this
+NATIVE_CHECK_EVERY = 10  # a game of about 160 steps is checked 16 times on the native engine
 
 # Action weights of each policy, by action name or name prefix (default 1).
 PROFILES: dict[str, dict[str, float]] = {
@@ -84,7 +86,9 @@ class Collector(Policy):
         self.patience = patience  # fitting cards in hand before laying the set
 
     def weights(self, s: GameState, legal: list[int]) -> list[float]:
-        fits, p, out = s.rules.fits[self.goods], s.current_player, super().weights(s, legal)
+        out = super().weights(s, legal)
+        s = python_state(s)  # it reads the table (the Nile, sets, hand, deck): the Python engine's fields
+        fits, p = s.rules.fits[self.goods], s.current_player
         laid = s.sets[p][self.goods] is not None
         for i, a in enumerate(legal):
             if a < A.CHARACTER:  # a take (skipping ``a`` cards) or the Merchant's pick

@@ -121,7 +121,7 @@ def complete(spec: dict[str, Any]) -> dict[str, Any]:
 
 def build(spec: dict[str, Any]) -> Any:
     """A state of the current ``engine`` from a partial state document (checked by the invariants)."""
-    s = GameState.from_json(json.dumps(complete(spec)))
+    s = GameState.from_json(json.dumps(complete(spec)), engine="python")
     check(s)
     return s if engine == "python" else NATIVE.from_json(s.to_json())
 

@@ -76,12 +76,12 @@ def test_bad_options_are_refused_with_the_option_named(options: dict, named: str
 
 def test_unknown_options_and_player_counts_are_refused() -> None:
     with pytest.raises(ValueError, match="unknown rules option"):
-        GameState.new(3, colour="red")
+        GameState.new(3, colour="red", engine="python")
     for n in (1, 6, True, "3"):
         with pytest.raises(ValueError, match="num_players"):
             make_rules(n)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="seed"):
-        GameState.new(3, seed=-1)
+        GameState.new(3, seed=-1, engine="python")
 
 
 def test_defaults_and_overrides() -> None:

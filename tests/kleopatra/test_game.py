@@ -56,7 +56,7 @@ def test_render_shows_the_table_and_only_what_the_seat_may_see() -> None:
 
 def test_statistics_and_margins_of_random_games() -> None:
     for n in (2, 3, 4, 5):
-        s = GameState.new(n, seed=n)
+        s = GameState.new(n, seed=n, engine="python")
         player = Player(["builder", "uniform"], n)
         while not s.is_over:
             s.apply(player.pick(s))
@@ -69,11 +69,11 @@ def test_statistics_and_margins_of_random_games() -> None:
 
 
 def test_the_event_log_is_off_by_default_and_lists_only_known_events() -> None:
-    s = GameState.new(3, seed=1)
+    s = GameState.new(3, seed=1, engine="python")
     assert s.log is None
     seen: Counter = Counter()
     for seed in range(8):
-        s = GameState.new(2 + seed % 4, seed=seed)
+        s = GameState.new(2 + seed % 4, seed=seed, engine="python")
         s.log = []
         player = Player(["builder", "characters", "hoarder", "uniform", "characters"], seed)
         while not s.is_over:

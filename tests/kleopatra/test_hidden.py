@@ -23,7 +23,7 @@ def test_a_ceremony_bid_moves_no_other_seats_observation() -> None:
     for n in (3, 4, 5):
         observers = {mode: O.Observer(n, mode) for mode in MODES}
         for seed in range(4):
-            s = GameState.new(n, seed=100 + seed)
+            s = GameState.new(n, seed=100 + seed, engine="python")
             player = Player(["builder", "characters", "uniform", "hoarder", "characters"], seed)
             while not s.is_over:
                 a = player.pick(s)

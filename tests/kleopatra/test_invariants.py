@@ -27,7 +27,7 @@ TILE_COUNT = "mosaic_stack: tile {} appears {} times across mosaic_stack, palace
 
 @cache
 def _mid_game() -> GameState:
-    s = GameState.new(3, seed=7)
+    s = GameState.new(3, seed=7, engine="python")
     play(s, Player(["builder"], 7), 605)
     return s
 

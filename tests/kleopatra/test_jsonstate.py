@@ -13,13 +13,13 @@ from .scenario import build, complete, doc
 
 
 def load(d: dict) -> GameState:
-    return GameState.from_json(json.dumps(d))
+    return GameState.from_json(json.dumps(d), engine="python")
 
 
 def refused(d: dict | str, field: str) -> None:
     text = d if isinstance(d, str) else json.dumps(d)
     with pytest.raises(StateFormatError) as info:
-        GameState.from_json(text)
+        GameState.from_json(text, engine="python")
     assert str(info.value).startswith(field), f"expected a message about {field!r}, got {info.value}"
 
 
@@ -28,15 +28,15 @@ def base(**spec) -> dict:
 
 
 def test_round_trip_of_a_new_game_and_of_its_document() -> None:
-    s = GameState.new(4, seed=3)
+    s = GameState.new(4, seed=3, engine="python")
     text = s.to_json()
-    copy = GameState.from_json(text)
+    copy = GameState.from_json(text, engine="python")
     assert copy == s and copy.to_json() == text
-    assert GameState.from_json(text.encode()) == s
+    assert GameState.from_json(text.encode(), engine="python") == s
 
 
 def test_the_interface_fields_are_written() -> None:
-    d = doc(GameState.new(3, seed=1))
+    d = doc(GameState.new(3, seed=1, engine="python"))
     for key in ("format", "num_players", "rules", "seed", "active_player", "current_player", "turn", "cleopatra",
                 "altar", "players", "stalls", "deck", "discard", "palace", "mosaic_stack", "removed_tiles",
                 "pending"):
@@ -55,7 +55,7 @@ def test_optional_fields_may_be_left_out() -> None:
 
 
 def test_rng_continues_identically_and_a_missing_rng_starts_from_the_seed() -> None:
-    s = GameState.new(3, seed=9)
+    s = GameState.new(3, seed=9, engine="python")
     d = doc(s)
     del d["rng"]
     assert load(d).rng.getstate() == GameState(s.rules, 9).rng.getstate()
@@ -166,7 +166,7 @@ def test_duplicate_keys_nan_and_bad_json_are_refused() -> None:
     refused("{", "document")
     refused("[]", "document")
     with pytest.raises(StateFormatError, match="document"):
-        GameState.from_json(None)  # type: ignore[arg-type]
+        GameState.from_json(None, engine="python")  # type: ignore[arg-type]
 
 
 def test_deep_nesting_and_huge_lists_are_refused() -> None:
@@ -194,13 +194,13 @@ def test_documents_of_every_phase_round_trip() -> None:
 
     seen = set()
     for seed in range(6):
-        s = GameState.new(2 + seed % 4, seed=seed)
+        s = GameState.new(2 + seed % 4, seed=seed, engine="python")
         rng = random.Random(seed)
         while not s.is_over:
             if s.phase.name not in seen or rng.random() < 0.02:
                 seen.add(s.phase.name)
                 text = s.to_json()
-                assert GameState.from_json(text).to_json() == text
+                assert GameState.from_json(text, engine="python").to_json() == text
             s.apply(rng.choice(s.legal_actions()))
     assert len(seen) >= 15
 

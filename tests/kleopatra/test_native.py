@@ -87,7 +87,7 @@ def play_both(seed: int, n: int, options: dict[str, Any]) -> int:
     """One game on both engines with the stress run's weighted policies; every check after every action; a
     hop through the document in each direction and a resample at random steps. The steps played."""
     rng = random.Random(f"native-differential:{seed}")
-    python, native = GameState.new(n, seed=seed, **options), N.new(n, seed=seed, **options)
+    python, native = GameState.new(n, seed=seed, **options, engine="python"), N.new(n, seed=seed, **options)
     python.log, native.log = [], []
     policies = [Policy(PROFILES[rng.choice(sorted(PROFILES))]) for _ in range(n)]
     observers = {mode: Observer(n, mode) for mode in MODES}
@@ -113,7 +113,7 @@ def play_both(seed: int, n: int, options: dict[str, Any]) -> int:
             native.log = events
         if rng.random() < 0.01 and not python.is_over:
             events = python.log
-            python = GameState.from_json(native.to_json())
+            python = GameState.from_json(native.to_json(), engine="python")
             python.log = events
         if rng.random() < 0.01:
             seat, key = rng.randrange(n), rng.randrange(2**32)
@@ -155,9 +155,10 @@ def test_the_largest_catalogue_fits() -> None:
 @pytest.mark.parametrize("n", [2, 3, 4, 5])
 def test_the_deal_is_the_python_deal(n: int) -> None:
     for seed in (0, 1, 2**63 - 1, 2**64, 2**70 + 3):
-        assert N.new(n, seed=seed).to_json() == GameState.new(n, seed=seed).to_json()
+        assert N.new(n, seed=seed).to_json() == GameState.new(n, seed=seed, engine="python").to_json()
     s = N.new(n)  # seed None: drawn, recorded, and replayable
-    assert isinstance(s.seed, int) and N.new(n, seed=s.seed).to_json() == GameState.new(n, seed=s.seed).to_json()
+    assert isinstance(s.seed, int)
+    assert N.new(n, seed=s.seed).to_json() == GameState.new(n, seed=s.seed, engine="python").to_json()
     assert N.new(n, seed=5).engine == "native"
 
 
@@ -165,14 +166,14 @@ def test_bad_new_arguments_get_the_python_errors() -> None:
     for args, kwargs in (((1,), {}), ((3,), {"seed": -1}), ((3,), {"seed": 1.5}), ((3,), {"seed": True}),
                          ((3,), {"hand_limit": -2}), ((3,), {"bogus": 1}), ((3,), {"tiles": {"I": [[0, 0], [5, 5]]}})):
         with pytest.raises(ValueError) as python:
-            GameState.new(*args, **kwargs)
+            GameState.new(*args, **kwargs, engine="python")
         with pytest.raises(ValueError) as native:
             N.new(*args, **kwargs)
         assert str(native.value) == str(python.value)
 
 
 def midgame(n: int, seed: int, steps: int) -> GameState:
-    s = GameState.new(n, seed=seed)
+    s = GameState.new(n, seed=seed, engine="python")
     rng = random.Random(seed)
     for _ in range(steps):
         if s.is_over:
@@ -191,7 +192,8 @@ def test_resample_equals_the_python_resample_for_every_generator(n: int) -> None
             got = native.resample(seat, mine)
             assert got.to_json() == python.resample(seat, theirs).to_json()
             assert mine.getstate() == theirs.getstate() and mine.random() == theirs.random()
-            assert got.engine == "native" and got.legal_actions() == GameState.from_json(got.to_json()).legal_actions()
+            assert got.engine == "native"
+            assert got.legal_actions() == GameState.from_json(got.to_json(), engine="python").legal_actions()
             generator = np.random.default_rng(seed)
             assert (native.resample(seat, generator).to_json()
                     == python.resample(seat, np.random.default_rng(seed)).to_json())
@@ -209,7 +211,7 @@ def test_resample_redraws_inconsistent_deals_as_python_does(monkeypatch: pytest.
     found, game = 0, 0
     while found < 6:
         rng = random.Random(game)
-        python = GameState.new(2 + game % 4, seed=game)
+        python = GameState.new(2 + game % 4, seed=game, engine="python")
         while not python.is_over and found < 6:
             if python.phase.name in ("quarry", "beggar", "ceremony", "vizier", "courtesan", "scribe_die"):
                 seat, key = rng.randrange(python.num_players), rng.randrange(2**32)
@@ -372,7 +374,7 @@ def test_junk_arguments_to_the_other_methods_raise_and_change_nothing(s: GameSta
 def load_both(text: str) -> tuple[Any, Any]:
     """Both engines' reading of a document: the two states, or the two errors."""
     try:
-        python = GameState.from_json(text)
+        python = GameState.from_json(text, engine="python")
     except StateFormatError as exc:
         python = exc
     try:

@@ -62,7 +62,7 @@ def play_and_compare(num_players: int, mode: str, seats: tuple[str, ...], rules:
     advice = Advice(table)
     assert advice._native is not None, "the advice features do not use the native heuristic"
     observer = GAME.observer(num_players, mode)
-    state = GameState.new(num_players, seed, **rules)
+    state = GameState.new(num_players, seed, **rules, engine="python")
     rng = random.Random(seed)
     mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
     compared, differences, phases = 0, [], set()
@@ -155,7 +155,7 @@ def test_sums_as_numpy_sums_them(width: int) -> None:
 
 
 def _observation(num_players: int = 3) -> dict:
-    state = GameState.new(num_players, 5)
+    state = GameState.new(num_players, 5, engine="python")
     mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
     mask[state.legal_actions()] = 1
     return {"observation": GAME.observer(num_players).encode(state, 0).copy(), "action_mask": mask}
@@ -219,7 +219,7 @@ def test_a_batch_decides_as_one_by_one_and_tables_never_share_their_memos() -> N
     tables = [(plain, native_agents.native_table(plain)), (other, native_agents.native_table(other))]
     python = {id(t): HeuristicAgent(t, tolerance=0.35) for t, _ in tables}
     observer = GAME.observer(3)
-    state = GameState.new(3, 21)
+    state = GameState.new(3, 21, engine="python")
     rows, masks = [], []
     rng = random.Random(4)
     for _ in range(150):

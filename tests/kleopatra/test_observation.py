@@ -22,7 +22,7 @@ MODES = ("original", "memory")
 
 def states(n: int, seed: int, every: int = 1):
     """Every ``every``-th state of a game of mixed play, the last one included."""
-    s = GameState.new(n, seed=seed)
+    s = GameState.new(n, seed=seed, engine="python")
     player = Player(["builder", "characters", "uniform", "hoarder", "characters"], seed)
     step = 0
     while not s.is_over:
@@ -40,8 +40,8 @@ def test_layout_names_sizes_and_the_game_object_agree(n: int) -> None:
     assert [name for name, _, _ in described] == list(layout)
     assert GAME.observation_size(n) == O.observation_size(n) == layout["last_places"].stop
     assert all(meaning for _, _, meaning in described)
-    assert GAME.observer(n).encode(GameState.new(n, seed=0), 0).shape == (O.observation_size(n),)
-    assert len(GAME.state_vector(GameState.new(n, seed=0))) == GAME.state_size(n)
+    assert GAME.observer(n).encode(GameState.new(n, seed=0, engine="python"), 0).shape == (O.observation_size(n),)
+    assert len(GAME.state_vector(GameState.new(n, seed=0, engine="python"))) == GAME.state_size(n)
 
 
 @pytest.mark.parametrize("n", [2, 3, 5])
@@ -56,7 +56,7 @@ def test_every_observation_lies_in_its_bounds_and_decodes_to_its_view(n: int) ->
                 assert (vector >= low).all() and (vector <= high).all()
                 assert O.decode_vector(vector, n, s.rules.max_turns) == view(s, seat, mode)
     table = GAME.table(n)
-    decoded = GAME.decode({"observation": O.Observer(n).encode(GameState.new(n, seed=1), 0)}, table)
+    decoded = GAME.decode({"observation": O.Observer(n).encode(GameState.new(n, seed=1, engine="python"), 0)}, table)
     assert isinstance(decoded, View) and decoded.num_players == n
 
 
@@ -102,7 +102,7 @@ def test_the_compiled_decoder_reads_the_reference_view() -> None:
 
 @pytest.mark.parametrize("odd", [float("nan"), float("inf"), 3e9, -3e9])
 def test_a_vector_the_compiled_decoder_cannot_hold_is_read_as_the_reference_reads_it(odd: float) -> None:
-    vector = O.Observer(3).encode(GameState.new(3, seed=0), 0).copy()
+    vector = O.Observer(3).encode(GameState.new(3, seed=0, engine="python"), 0).copy()
     vector[observation_layout(3)["hand"].start] = odd
     try:
         want = O.decode_python(vector, 3, 400)
@@ -117,13 +117,13 @@ def test_a_vector_the_compiled_decoder_cannot_hold_is_read_as_the_reference_read
 
 def test_a_reloaded_state_with_a_different_garden_is_not_drawn_from_the_cache() -> None:
     observer = O.Observer(3)
-    s = GameState.new(3, seed=0)
+    s = GameState.new(3, seed=0, engine="python")
     for t in states(3, 0):
         if t.mosaics:
             break
     first = observer.encode(s, 0).copy()
     observer.encode(t, 0)
-    again = observer.encode(GameState.from_json(s.to_json()), 0)
+    again = observer.encode(GameState.from_json(s.to_json(), engine="python"), 0)
     assert np.array_equal(first, again)
 
 

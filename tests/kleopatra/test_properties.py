@@ -33,7 +33,7 @@ options = st.sampled_from([{}, {"priest_faces": 3}, {"hand_limit": 4, "max_turns
 def test_seeded_whole_games_keep_every_invariant_and_end_within_the_bound(n: int) -> None:
     bound = GAME.max_game_length(n)
     for seed in range(6 if LONG else 2):
-        s = GameState.new(n, seed=seed)
+        s = GameState.new(n, seed=seed, engine="python")
         check_play(s)
         player = Player(["uniform", "builder", "characters", "hoarder", "builder"], seed)
         steps = 0
@@ -51,7 +51,7 @@ def test_seeded_whole_games_keep_every_invariant_and_end_within_the_bound(n: int
 @given(seed=st.integers(0, 2**63), n=st.integers(2, 5), seats=profiles, rules=options, policy=st.integers(0, 2**32))
 @examples(6)
 def test_games_with_options_keep_every_invariant(seed: int, n: int, seats: list[str], rules: dict, policy: int) -> None:
-    s = GameState.new(n, seed=seed, **rules)
+    s = GameState.new(n, seed=seed, **rules, engine="python")
     bound = GAME.max_game_length(n, **rules)
     player = Player(seats, policy)
     steps = 0
@@ -67,12 +67,12 @@ def test_games_with_options_keep_every_invariant(seed: int, n: int, seats: list[
 @examples(15)
 def test_same_seed_same_game_and_json_round_trip_at_any_step_continues_identically(
         seed: int, n: int, seats: list[str], policy: int, at: int) -> None:
-    s = GameState.new(n, seed=seed)
+    s = GameState.new(n, seed=seed, engine="python")
     first = play(s, Player(seats, policy), at)
-    again = GameState.new(n, seed=seed)
+    again = GameState.new(n, seed=seed, engine="python")
     assert play(again, Player(seats, policy), at) == first and again == s
     text = s.to_json()
-    copy = GameState.from_json(text)
+    copy = GameState.from_json(text, engine="python")
     assert copy == s and copy.to_json() == text and copy.legal_actions() == s.legal_actions()
     check(copy)
     rest = play(s, Player(seats, policy + 1))
@@ -83,7 +83,7 @@ def test_same_seed_same_game_and_json_round_trip_at_any_step_continues_identical
        at=st.integers(0, 1500))
 @examples(15)
 def test_clones_are_independent(seed: int, n: int, seats: list[str], policy: int, at: int) -> None:
-    s = GameState.new(n, seed=seed)
+    s = GameState.new(n, seed=seed, engine="python")
     play(s, Player(seats, policy), at)
     before = s.to_json()
     clone = s.clone()
@@ -97,7 +97,7 @@ def test_clones_are_independent(seed: int, n: int, seats: list[str], policy: int
 @examples(15)
 def test_every_legal_action_applies_and_every_other_id_is_refused_without_change(
         seed: int, n: int, seats: list[str], policy: int, at: int) -> None:
-    s = GameState.new(n, seed=seed)
+    s = GameState.new(n, seed=seed, engine="python")
     play(s, Player(seats, policy), at)
     legal = s.legal_actions()
     assert legal == sorted(set(legal)) and (legal or s.is_over)
@@ -125,7 +125,7 @@ def test_every_legal_action_applies_and_every_other_id_is_refused_without_change
 
 
 def test_illegal_message_names_the_action_the_phase_and_the_legal_ones() -> None:
-    s = GameState.new(3, seed=1)
+    s = GameState.new(3, seed=1, engine="python")
     with pytest.raises(IllegalActionError) as info:
         s.apply(143)
     message = str(info.value)
@@ -136,7 +136,7 @@ def test_default_options_never_offer_the_impossible_ids() -> None:
     """rules §14.1: with the default options orient:4-7 and square:55, 60-63 are never legal."""
     never = {47, 48, 49, 50} | {51 + sq for sq in (55, 60, 61, 62, 63)}
     for seed in range(4):
-        s = GameState.new(3, seed=seed)
+        s = GameState.new(3, seed=seed, engine="python")
         player = Player(["builder"], seed)
         while not s.is_over:
             assert never.isdisjoint(s.legal_actions())
@@ -144,23 +144,23 @@ def test_default_options_never_offer_the_impossible_ids() -> None:
 
 
 def test_invariants_catch_broken_states() -> None:
-    s = GameState.new(3, seed=1)
+    s = GameState.new(3, seed=1, engine="python")
     s.hands[0][0] += 1
     with pytest.raises(InvariantError, match="cards"):
         check(s)
-    s = GameState.new(3, seed=1)
+    s = GameState.new(3, seed=1, engine="python")
     s.talents[1] = -1
     with pytest.raises(InvariantError, match="talents"):
         check(s)
-    s = GameState.new(3, seed=1)
+    s = GameState.new(3, seed=1, engine="python")
     s.stack.append(s.stack[0])
     with pytest.raises(InvariantError, match="tile"):
         check(s)
-    s = GameState.new(3, seed=1)
+    s = GameState.new(3, seed=1, engine="python")
     s.known[3][1][0] = 5
     with pytest.raises(InvariantError, match="memory"):
         check(s)
-    s = GameState.new(3, seed=1)
+    s = GameState.new(3, seed=1, engine="python")
     s.statues[0] = 1
     check(s)
     with pytest.raises(InvariantError, match="statues"):

@@ -110,7 +110,7 @@ def complete(spec: dict[str, Any]) -> dict[str, Any]:
 
 def build(spec: dict[str, Any]) -> GameState:
     """A state from a partial state document, on the engine :data:`ENGINE` names."""
-    state = GameState.from_json(json.dumps(complete(spec)))
+    state = GameState.from_json(json.dumps(complete(spec)), engine="python")
     return state if ENGINE == "python" else NativeState.from_python(state)
 
 

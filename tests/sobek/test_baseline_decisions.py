@@ -50,7 +50,7 @@ def position(sp: dict) -> GameState:
         else:
             doc["discard"].append(card)
     doc["out_of_round"] = out
-    state = GameState.from_json(json.dumps(doc))
+    state = GameState.from_json(json.dumps(doc), engine="python")
     check(state)
     return state
 
@@ -85,13 +85,13 @@ def best_score(state: GameState) -> int:
 
     @cache
     def search(text: str) -> int:
-        s = GameState.from_json(text)
+        s = GameState.from_json(text, engine="python")
         if s.is_over:
             return s.scores[0]
         assert s.current_player == 0
         outcomes = []
         for a in s.legal_actions():
-            t = GameState.from_json(text)
+            t = GameState.from_json(text, engine="python")
             t.apply(a)
             outcomes.append(search(t.to_json()))
         return max(outcomes)

@@ -25,8 +25,9 @@ from hypothesis import strategies as st
 
 import sobek_env
 from sobek_env import GameState, IllegalActionError, SingleAgentEnv, StateFormatError, action_id
+from sobek_env.sobek import GAME
 from sobek_env.sobek.catalogue import GOODS, HIEROGLYPHS, KINDS, TOKENS
-from sobek_env.sobek.invariants import InvariantError, check, check_play
+from sobek_env.sobek.invariants import InvariantError
 from sobek_env.sobek.phases import PHASE_BY_NAME
 from sobek_env.sobek.stress import PROFILES, WEIGHTS, Policy
 
@@ -146,14 +147,14 @@ def load_or_name_the_field(text: str | bytes) -> GameState | None:
 
 def assert_sound_in_play(s: GameState, seed: int) -> None:
     """An accepted state passes the invariants, survives a JSON round trip and stays sound in play."""
-    check(s)
+    GAME.check(s)
     assert GameState.from_json(s.to_json()) == s
     rng = random.Random(seed)
     for _ in range(40):
         if s.is_over:
             break
         s.apply(rng.choice(s.legal_actions()))
-        check(s)
+        GAME.check(s)
 
 
 # ---------------------------------------------------------------------- state documents
@@ -212,12 +213,12 @@ def assert_observations_in_bounds(s: GameState) -> None:
 def assert_plays_to_the_end(s: GameState, seed: int) -> None:
     """An accepted state plays on to the end: the invariants hold at every step, the observations stay in
     their bounds, and the state reloads whenever a round starts and at the end."""
-    check(s)
+    GAME.check(s)
     assert_observations_in_bounds(s)
     rng, round_ = random.Random(seed), s.round
     while not s.is_over:
         s.apply(rng.choice(s.legal_actions()))
-        check(s)
+        GAME.check(s)
         if s.round != round_ or s.is_over:
             round_ = s.round
             assert GameState.from_json(s.to_json()) == s
@@ -282,9 +283,9 @@ def test_a_position_may_list_fewer_than_five_tokens_but_never_more() -> None:
     """A hand-built position may hold only the tokens it needs; more than a round's 5 is refused."""
     doc = complete({"nile": ["fish-plain"], "tokens": ["flood"], "used_tokens": ["deceit", "curse"]})
     state = GameState.from_json(json.dumps(doc))
-    check(state)
+    GAME.check(state)
     with pytest.raises(InvariantError, match="3 tokens, not 5"):
-        check_play(state)
+        GAME.check_play(state)
     doc["used_tokens"] += ["guild-ankh", "guild-eye", "guild-lotus"]
     with pytest.raises(StateFormatError, match=r"^tokens: 6 tokens in play; a round uses 5"):
         GameState.from_json(json.dumps(doc))
@@ -298,7 +299,7 @@ def test_regression_an_empty_nile_inside_a_sub_decision_is_refused() -> None:
     doc["nile"], doc["deck"] = doc["deck"], []
     s = GameState.from_json(json.dumps(doc))
     s.apply(action_id("token:deceit"))
-    check(s)
+    GAME.check(s)
 
 
 @pytest.mark.parametrize("seed", [2**63, 2**64, 2**80])
@@ -356,7 +357,7 @@ def test_apply_takes_legal_integer_ids_and_refuses_anything_else_unchanged(state
         state.apply(value)
         other.apply(int(value))
         assert state == other
-        check(state)
+        GAME.check(state)
         return
     with pytest.raises(IllegalActionError) as caught:
         state.apply(value)
@@ -380,7 +381,7 @@ def test_env_step_refuses_bad_values_naming_the_agent_and_changes_nothing(n: int
     action = env_integer(value)
     if action is not None and action in game.legal_actions():
         env.step(value)
-        check(game)
+        GAME.check(game)
         return
     agent, before = env.agent_selection, game.to_json()
     with pytest.raises(IllegalActionError, match=f"^{agent}: ") as caught:

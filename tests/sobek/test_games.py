@@ -9,13 +9,14 @@ import pytest
 
 import sobek_env
 from sobek_env import GameState
+from sobek_env.game import python_state
 from sobek_env.sobek.invariants import check
 
 GAMES_PER_COUNT = 200
 
 
 def random_game(num_players: int, seed: int) -> tuple[GameState, list[int]]:
-    state = GameState.new(num_players, seed=seed)
+    state = GameState.new(num_players, seed=seed, engine="python")
     rng = random.Random(seed)
     actions = []
     while not state.is_over:
@@ -32,26 +33,26 @@ def test_random_games_keep_every_invariant_and_masks_match(num_players: int) -> 
     for seed in range(GAMES_PER_COUNT):
         env.reset(seed=seed)
         game = env.game
-        check(game)
+        check(python_state(game))
         while not game.is_over:
             agent = env.agent_selection
             assert agent == f"player_{game.current_player}"
             mask = env.observe(agent)["action_mask"]
             assert np.flatnonzero(mask).tolist() == game.legal_actions()
             env.step(int(rng.choice(np.flatnonzero(mask))))
-            check(game)
+            check(python_state(game))
         assert game.winners and all(s >= 0 for s in game.scores)
-        assert len(game.round_log) in (2, 3)
+        assert len(python_state(game).round_log) in (2, 3)
 
 
 @pytest.mark.parametrize("num_players", [2, 3, 4])
 def test_json_round_trip_at_every_step_continues_identically(num_players: int) -> None:
     for seed in range(3):
-        state = GameState.new(num_players, seed=100 + seed)
+        state = GameState.new(num_players, seed=100 + seed, engine="python")
         policy, picker = random.Random(seed), random.Random(-seed)
         reloaded_at = []
         while not state.is_over:
-            copy = GameState.from_json(state.to_json())
+            copy = GameState.from_json(state.to_json(), engine="python")
             assert copy == state
             assert copy.legal_actions() == state.legal_actions()
             if picker.random() < 0.05:
@@ -74,7 +75,7 @@ def test_same_seed_same_game_and_different_seed_different_game() -> None:
 
 
 def test_clone_is_independent() -> None:
-    state = GameState.new(3, seed=9)
+    state = GameState.new(3, seed=9, engine="python")
     for _ in range(20):
         state.apply(state.legal_actions()[-1])
     before = state.to_json()
@@ -88,7 +89,7 @@ def test_clone_is_independent() -> None:
 
 def test_new_game_deals_as_the_rules_say() -> None:
     for n, deck in ((2, 54 - 9 - 9), (3, 54 - 9), (4, 54 - 9)):
-        state = GameState.new(n, seed=n)
+        state = GameState.new(n, seed=n, engine="python")
         assert [sum(h) for h in state.hands] == [2] * n
         assert all(state.hand_backs(p) == [2, 0, 0] for p in range(n))
         assert len(state.nile) == 9 and len(state.deck) == deck
@@ -104,7 +105,7 @@ def test_new_game_deals_as_the_rules_say() -> None:
 def test_new_rejects_bad_arguments_with_a_clear_message(bad: dict) -> None:
     kwargs = {"num_players": 2, "seed": 0, **bad}
     with pytest.raises(ValueError) as info:
-        GameState.new(**kwargs)
+        GameState.new(**kwargs, engine="python")
     assert str(info.value)
 
 
@@ -113,7 +114,7 @@ def test_max_score_bounds_every_score_and_grows_with_the_scarabs() -> None:
     rng = random.Random(0)
     for seed in range(6):
         n = 2 + seed % 3
-        s = GameState.new(n, seed=seed)
+        s = GameState.new(n, seed=seed, engine="python")
         while not s.is_over:
             s.apply(rng.choice(s.legal_actions()))
         assert min(s.scores) >= 0 and max(s.scores) <= game.max_score(n)

@@ -25,7 +25,7 @@ def _valid(**player_1) -> dict:
 def _refused(doc: dict | str) -> str:
     text = doc if isinstance(doc, str) else json.dumps(doc)
     with pytest.raises(StateFormatError) as err:
-        GameState.from_json(text)
+        GameState.from_json(text, engine="python")
     return str(err.value)
 
 
@@ -52,7 +52,7 @@ def test_duplicate_keys_are_refused() -> None:
 def test_nan_is_refused_and_never_written() -> None:
     doc = json.dumps(_valid())[:-1] + ', "rng": [3, [1, 2], NaN]}'
     assert _refused(doc).startswith("document: NaN")
-    s = GameState.new(2, seed=3)
+    s = GameState.new(2, seed=3, engine="python")
     assert "NaN" not in s.to_json()
 
 
@@ -100,7 +100,7 @@ def test_memory_lists_that_each_fit_are_accepted_and_play_on() -> None:
     them within it (the engine never counts a card of a kind beyond the cards that exist)."""
     doc = _valid()
     doc["memory"] = [{"hands": [[], ["wheat-plain"] * 3, []], "piles": [[], [], ["wheat-plain"] * 3]}, {}, {}]
-    s = GameState.from_json(json.dumps(doc))
+    s = GameState.from_json(json.dumps(doc), engine="python")
     check(s)
     act(s, "take:0")
     check(s)
@@ -118,7 +118,7 @@ def test_a_set_named_amulet_must_hold_only_amulets() -> None:
 
 def test_a_goods_named_for_an_amulets_only_set_is_forgotten() -> None:
     doc = _valid(sets=[{"goods": "ivory", "cards": ["amulet"] * 3, "prosperity": 1}])
-    s = GameState.from_json(json.dumps(doc))
+    s = GameState.from_json(json.dumps(doc), engine="python")
     assert json.loads(s.to_json())["players"][1]["sets"] == [
         {"goods": "amulet", "cards": ["amulet"] * 3, "prosperity": 1}]
 
@@ -137,7 +137,7 @@ def test_round_end_and_priest_phases_that_cannot_be_are_refused(pending: dict, f
 def test_a_priest_characters_decision_round_trips_and_continues_identically() -> None:
     s = act(build({"players": [{"hand": ["high-priest"], "corruption": ["thief", "cattle-plain"]}],
                    "nile": ["fish-plain", "ebony-plain"]}), "character:high-priest", "goods:cattle")
-    copy_ = GameState.from_json(s.to_json())
+    copy_ = GameState.from_json(s.to_json(), engine="python")
     assert copy_ == s and copy_.legal_actions() == s.legal_actions()
     assert json.loads(s.to_json())["pending"] == {"phase": "priest_characters", "goods": "cattle"}
     for state in (s, copy_):
@@ -150,7 +150,7 @@ def test_a_priest_characters_decision_round_trips_and_continues_identically() ->
 
 def _played_to(round_: int, n: int = 3, seed: int = 0) -> GameState:
     """A game played with random legal actions until ``round_`` starts."""
-    s, rng = GameState.new(n, seed=seed), random.Random(seed)
+    s, rng = GameState.new(n, seed=seed, engine="python"), random.Random(seed)
     while s.round < round_ and not s.is_over:
         s.apply(rng.choice(s.legal_actions()))
     assert s.round == round_ and not s.is_over
@@ -197,13 +197,13 @@ def test_a_log_of_the_last_rounds_scored_is_accepted_and_plays_on(round_: int, o
     doc.update(round=round_, over=over, round_log=[_log_entry(r) for r in logged])
     if over:
         doc.update(pending=None, nile=[], out_of_round=doc["out_of_round"] + doc["nile"])
-    s = GameState.from_json(json.dumps(doc))
+    s = GameState.from_json(json.dumps(doc), engine="python")
     check(s)
     if not over:
         act(s, "take:0")  # the last card: the round is scored and logged after the others
         check(s)
         assert [entry["round"] for entry in s.round_log] == [*logged, round_]
-        assert GameState.from_json(s.to_json()) == s
+        assert GameState.from_json(s.to_json(), engine="python") == s
 
 
 @pytest.mark.parametrize(("entry", "field"), [
@@ -224,7 +224,7 @@ def test_the_first_player_choice_is_refused_in_round_1() -> None:
     doc["pending"] = {"phase": "first_player"}
     assert _refused(doc).startswith("pending: round 1's first player is drawn")
     doc["round"] = 2
-    GameState.from_json(json.dumps(doc))
+    GameState.from_json(json.dumps(doc), engine="python")
 
 
 def test_the_invariants_catch_a_log_that_disagrees_with_the_round() -> None:

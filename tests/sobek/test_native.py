@@ -17,6 +17,7 @@ import subprocess
 import sys
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -24,6 +25,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sobek_env import GameState, IllegalActionError, StateFormatError, action_id
+from sobek_env.game import python_state
 from sobek_env.sobek.jsonstate import to_document
 from sobek_env.sobek.observation import Observer, encode_state, observation_size, state_size
 from sobek_env.sobek.stress import PROFILES, WEIGHTS, Policy, random_rules
@@ -82,7 +84,7 @@ def _check_resample(py: GameState, nat: NativeState, seed: int) -> None:
 def test_random_games_are_the_same_game_on_both_engines(block: int) -> None:
     for i in range(block, GAMES, 8):
         n, seed, options, policy = _game_setup(i)
-        py, nat = GameState.new(n, seed=seed, **options), NativeState.new(n, seed=seed, **options)
+        py, nat = GameState.new(n, seed=seed, **options, engine="python"), NativeState.new(n, seed=seed, **options)
         py.log, nat.log = [], []
         observers = {mode: Observer(n, mode) for mode in ("original", "memory")}
         rng = random.Random(seed)
@@ -99,7 +101,7 @@ def test_random_games_are_the_same_game_on_both_engines(block: int) -> None:
             _same_observations(py, nat, observers)
             if step == hop:  # rules §10 documents continue in the other engine, both ways
                 py_log, nat_log = py.log, nat.log
-                py, nat = GameState.from_json(nat.to_json()), NativeState.from_json(py.to_json())
+                py, nat = GameState.from_json(nat.to_json(), engine="python"), NativeState.from_json(py.to_json())
                 py.log, nat.log = py_log, nat_log
             if step == resample_at or step % 97 == 0:
                 _check_resample(py, nat, seed + step)
@@ -111,16 +113,17 @@ def test_random_games_are_the_same_game_on_both_engines(block: int) -> None:
 def test_a_new_game_deals_as_the_python_engine_for_every_count_and_big_seeds() -> None:
     for n in (2, 3, 4):
         for seed in (0, 1, 2**32 - 1, 2**32, 2**63 - 1, 2**64 + 5, 10**30):
-            assert NativeState.new(n, seed=seed).to_json() == GameState.new(n, seed=seed).to_json()
+            assert NativeState.new(n, seed=seed).to_json() == GameState.new(n, seed=seed, engine="python").to_json()
     options = {"scarabs": {"fish": 4}, "green_cards": {"ivory": 0, "wheat": 3}, "families": {"queen": "fish"}}
-    assert NativeState.new(3, seed=5, **options).to_json() == GameState.new(3, seed=5, **options).to_json()
+    python = GameState.new(3, seed=5, **options, engine="python")
+    assert NativeState.new(3, seed=5, **options).to_json() == python.to_json()
 
 
 def test_new_refuses_what_the_python_engine_refuses() -> None:
     for args, options in (((1,), {}), ((5,), {}), ((2, -1), {}), ((2, 1.5), {}), ((2, True), {}),
                           ((2, 0), {"colour": {}}), ((2, 0), {"scarabs": {"gold": 1}})):
         with pytest.raises(ValueError) as expected:
-            GameState.new(*args, **options)
+            GameState.new(*args, **options, engine="python")
         with pytest.raises(ValueError) as got:
             NativeState.new(*args, **options)
         assert str(got.value) == str(expected.value)
@@ -137,7 +140,7 @@ def test_clone_is_independent_and_plays_on_identically() -> None:
     for _ in range(30):
         other.apply(rng.choice(other.legal_actions()))
     assert nat.to_json() == before
-    py = GameState.from_json(before)
+    py = GameState.from_json(before, engine="python")
     rng_a, rng_b = random.Random(9), random.Random(9)
     for _ in range(60):
         if py.is_over:
@@ -150,7 +153,7 @@ def test_clone_is_independent_and_plays_on_identically() -> None:
 
 
 def test_to_python_and_from_python_round_trip_every_field() -> None:
-    py = GameState.new(4, seed=21)
+    py = GameState.new(4, seed=21, engine="python")
     rng = random.Random(21)
     for _ in range(120):
         py.apply(rng.choice(py.legal_actions()))
@@ -163,7 +166,7 @@ def test_to_python_and_from_python_round_trip_every_field() -> None:
 
 
 def test_resample_takes_a_numpy_generator_or_a_seed_and_refuses_bad_seats() -> None:
-    py = GameState.new(3, seed=4)
+    py = GameState.new(3, seed=4, engine="python")
     nat = NativeState.from_python(py)
     assert nat.resample(1, 77).to_json() == py.resample(1, 77).to_json()
     g1, g2 = np.random.default_rng(5), np.random.default_rng(5)
@@ -184,7 +187,7 @@ BAD_ACTIONS = [-1, 76, 2**70, -(2**70), True, False, 1.0, float("nan"), "0", Non
 
 @pytest.mark.parametrize("value", BAD_ACTIONS, ids=repr)
 def test_bad_actions_get_the_python_engines_error_and_change_nothing(value) -> None:
-    py = GameState.new(2, seed=8)
+    py = GameState.new(2, seed=8, engine="python")
     nat = NativeState.from_python(py)
     before = nat.to_json()
     with pytest.raises(IllegalActionError) as expected:
@@ -196,7 +199,7 @@ def test_bad_actions_get_the_python_engines_error_and_change_nothing(value) -> N
 
 
 def test_numpy_integers_apply_and_illegal_ids_name_the_legal_ones() -> None:
-    py, nat = GameState.new(2, seed=8), NativeState.new(2, seed=8)
+    py, nat = GameState.new(2, seed=8, engine="python"), NativeState.new(2, seed=8)
     illegal = next(a for a in range(76) if a not in py.legal_actions())
     with pytest.raises(IllegalActionError) as expected:
         py.apply(np.int64(illegal))
@@ -214,7 +217,7 @@ def test_a_finished_game_refuses_every_action() -> None:
     rng = random.Random(3)
     while not nat.is_over:
         nat.apply(rng.choice(nat.legal_actions()))
-    py = GameState.from_json(nat.to_json())
+    py = GameState.from_json(nat.to_json(), engine="python")
     assert nat.legal_actions() == [] and nat.winners == py.winners
     with pytest.raises(IllegalActionError, match="the game is over"):
         nat.apply(0)
@@ -287,7 +290,7 @@ def test_resample_matches_inside_every_sub_decision_of_played_games() -> None:
     phases = set()
     for i in range(24 if not LONG else 400):
         n, seed, options, policy = _game_setup(i)
-        py = GameState.new(n, seed=seed, **options)
+        py = GameState.new(n, seed=seed, **options, engine="python")
         rng = random.Random(seed)
         while not py.is_over:
             legal = py.legal_actions()
@@ -308,7 +311,7 @@ def test_resample_matches_on_the_resample_tests_positions() -> None:
     s = build(memory)
     doc = json.loads(s.to_json())
     doc["memory"] = [{"hands": [[], ["ivory-scarab", "fish-plain"]], "piles": [[], ["fish-plain"]]}, {}]
-    _same_resamples(GameState.from_json(json.dumps(doc)), range(40))
+    _same_resamples(GameState.from_json(json.dumps(doc), engine="python"), range(40))
     s = build({"players": [{"hand": ["vizier"]}, {"corruption": ["ivory-scarab", "queen", "fish-start"]}],
                "nile": ["wheat-scarab"], "tokens": ["flood", "curse", "deceit"]})
     _same_resamples(act(s, "character:vizier", "player:1"), range(20))
@@ -329,7 +332,8 @@ JUNK = settings(max_examples=4000 if LONG else 100, deadline=None,
 
 @given(state=states, value=action_values)
 @JUNK
-def test_junk_actions_get_the_python_engines_answer(state: GameState, value) -> None:
+def test_junk_actions_get_the_python_engines_answer(state: Any, value) -> None:
+    state = python_state(state)  # the fuzz suite's states are dealt on the default engine
     nat = NativeState.from_python(state)
     before = nat.to_json()
     try:
@@ -352,7 +356,7 @@ def test_mutated_documents_load_alike_or_fail_alike(state: GameState, data: st.D
         mutate(doc, data)
     text = json.dumps(doc)
     try:
-        py = GameState.from_json(text)
+        py = GameState.from_json(text, engine="python")
     except StateFormatError as exc:
         with pytest.raises(StateFormatError) as got:
             NativeState.from_json(text)
@@ -377,8 +381,8 @@ def test_mutated_documents_load_alike_or_fail_alike(state: GameState, data: st.D
 @given(state=states, seat=st.one_of(st.integers(), st.floats(), st.none(), st.booleans(), st.text(max_size=2)),
        size=st.integers(-1, 2000), dtype=st.sampled_from([np.float32, np.float64, np.int32]))
 @JUNK
-def test_encode_and_resample_refuse_junk_without_crashing(state: GameState, seat, size: int, dtype) -> None:
-    nat = NativeState.from_python(state)
+def test_encode_and_resample_refuse_junk_without_crashing(state: Any, seat, size: int, dtype) -> None:
+    nat = NativeState.from_python(python_state(state))  # the fuzz suite's states are dealt on the default engine
     n = nat.num_players
     fits = isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < n
     buffer = np.full(max(size, 0), 7, dtype=dtype)
@@ -397,11 +401,11 @@ def test_encode_and_resample_refuse_junk_without_crashing(state: GameState, seat
 
 
 def test_from_python_refuses_a_broken_state_before_it_reaches_the_engine() -> None:
-    py = GameState.new(2, seed=1)
+    py = GameState.new(2, seed=1, engine="python")
     py.hands[0][0] = 200  # more cards than exist
     with pytest.raises(ValueError, match="not sound"):
         NativeState.from_python(py)
-    py = GameState.new(2, seed=1)
+    py = GameState.new(2, seed=1, engine="python")
     py.nile = [99]
     with pytest.raises(ValueError, match="not sound"):
         NativeState.from_python(py)
@@ -411,7 +415,7 @@ def test_random_playouts_play_the_games_python_plays_with_the_same_choices() -> 
     for n in (2, 3, 4):
         choices, steps = random.Random(40), 0
         for i in range(3):
-            s = GameState.new(n, seed=40 + i)
+            s = GameState.new(n, seed=40 + i, engine="python")
             while not s.is_over:
                 s.apply(choices.choice(s.legal_actions()))  # choice draws randbelow(len), as the native loop
                 steps += 1
@@ -473,13 +477,14 @@ def test_a_native_state_is_not_made_empty() -> None:
 
 
 def test_a_documents_generator_is_kept_whole_gauss_included_and_a_missing_one_comes_from_the_seed() -> None:
-    doc = json.loads(GameState.new(2, seed=30).to_json())
+    doc = json.loads(GameState.new(2, seed=30, engine="python").to_json())
     doc["rng"][2] = 0.25  # random.Random's spare normal draw: never used by the game, kept as given
     text = json.dumps(doc)
-    assert NativeState.from_json(text).to_json() == GameState.from_json(text).to_json() == text.replace(" ", "")
+    python = GameState.from_json(text, engine="python")
+    assert NativeState.from_json(text).to_json() == python.to_json() == text.replace(" ", "")
     del doc["rng"]
     text = json.dumps(doc)
-    py, nat = GameState.from_json(text), NativeState.from_json(text)
+    py, nat = GameState.from_json(text, engine="python"), NativeState.from_json(text)
     assert nat.to_json() == py.to_json()
     for _ in range(50):
         action = random.Random(len(py.to_json())).choice(py.legal_actions())

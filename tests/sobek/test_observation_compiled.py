@@ -62,7 +62,7 @@ class Pair:
 
 def random_game(num_players: int, seed: int, **options) -> Iterator[GameState]:
     """Every state of one game of random legal play, the final one included."""
-    s = GameState.new(num_players, seed=seed, **options)
+    s = GameState.new(num_players, seed=seed, **options, engine="python")
     rng = random.Random(seed)
     yield s
     while not s.is_over:
@@ -91,7 +91,7 @@ def test_random_games_encode_identically(num_players: int, mode: str) -> None:
 
 def _busy_table(num_players: int, seed: int) -> GameState:
     """A mid-game state with sets (and Prosperity on them), Curses, piles and remembered cards everywhere."""
-    s = GameState.new(num_players, seed=seed)
+    s = GameState.new(num_players, seed=seed, engine="python")
     rng = random.Random(seed)
     for _ in range(40):
         if s.is_over or s.phase == "first_player":
@@ -280,7 +280,7 @@ def test_vectors_no_encoder_writes_decode_as_the_reference_reads_them(odd: float
 @pytest.mark.parametrize("compiled", [True, False])
 def test_a_vector_of_another_player_count_is_refused_not_read_with_this_layout(compiled: bool) -> None:
     """Regression (issue 34): a 4-player vector was read with the 2-player layout, without a word."""
-    s = GameState.new(4, seed=3000)
+    s = GameState.new(4, seed=3000, engine="python")
     observation = {"observation": O.Observer(4).encode(s, 0).copy(), "action_mask": mask_of(s)}
     with pytest.MonkeyPatch.context() as patch:
         if not compiled:

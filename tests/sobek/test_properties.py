@@ -79,7 +79,7 @@ def play(s: GameState, player: Player, steps: int | None = None) -> list[int]:
 def test_games_keep_every_invariant_and_end_within_the_bound(
     seed: int, n: int, seats: list[Policy], rules: dict, policy_seed: int, forced: list[int]
 ) -> None:
-    s = GameState.new(n, seed=seed, **rules)
+    s = GameState.new(n, seed=seed, **rules, engine="python")
     check_play(s)
     player = Player(seats, policy_seed, forced)
     round_, tokens, steps = s.round, s.token_counts(), 0
@@ -150,10 +150,10 @@ def test_env_masks_equal_legal_actions_and_rewards_add_up_to_the_mode(
 def test_json_round_trip_at_any_step_continues_identically(
     seed: int, n: int, seats: list[Policy], rules: dict, policy_seed: int, at: int
 ) -> None:
-    s = GameState.new(n, seed=seed, **rules)
+    s = GameState.new(n, seed=seed, **rules, engine="python")
     play(s, Player(seats, policy_seed), at)
     text = s.to_json()
-    copy = GameState.from_json(text)
+    copy = GameState.from_json(text, engine="python")
     assert copy == s and copy.to_json() == text and copy.legal_actions() == s.legal_actions()
     check(copy)
     actions = play(s, Player(seats, policy_seed + 1))
@@ -169,7 +169,7 @@ def test_json_round_trip_at_any_step_continues_identically(
 def test_clone_is_independent_and_continues_identically(
     seed: int, n: int, seats: list[Policy], policy_seed: int, at: int
 ) -> None:
-    s = GameState.new(n, seed=seed)
+    s = GameState.new(n, seed=seed, engine="python")
     play(s, Player(seats, policy_seed), at)
     before = s.to_json()
     clone = s.clone()
@@ -188,7 +188,7 @@ def test_clone_is_independent_and_continues_identically(
 def test_every_legal_action_applies_and_every_other_id_is_refused_without_change(
     seed: int, n: int, seats: list[Policy], policy_seed: int, at: int
 ) -> None:
-    s = GameState.new(n, seed=seed)
+    s = GameState.new(n, seed=seed, engine="python")
     play(s, Player(seats, policy_seed), at)
     legal = s.legal_actions()
     for a in legal:
@@ -206,23 +206,23 @@ def test_every_legal_action_applies_and_every_other_id_is_refused_without_change
 
 def test_invariants_catch_broken_states() -> None:
     """The checks the properties rely on do fail on a broken state."""
-    s = GameState.new(3, seed=1)
+    s = GameState.new(3, seed=1, engine="python")
     s.hands[0][0] += 1
     with pytest.raises(InvariantError, match="cards not conserved"):
         check(s)
-    s = GameState.new(3, seed=1)
+    s = GameState.new(3, seed=1, engine="python")
     s.tokens[s.tokens.index(0)] += 1
     with pytest.raises(InvariantError, match="6 tokens"):
         check(s)
-    s = GameState.new(2, seed=1)
+    s = GameState.new(2, seed=1, engine="python")
     s.markers[1] = -1
     with pytest.raises(InvariantError, match="negative score"):
         check(s)
-    s = GameState.new(2, seed=1)
+    s = GameState.new(2, seed=1, engine="python")
     s.known_hands[0][1][0] = s.rules.catalogue[0] + 1
     with pytest.raises(InvariantError, match="memory lists more cards than exist"):
         check(s)
-    s = GameState.new(2, seed=1)
+    s = GameState.new(2, seed=1, engine="python")
     with pytest.raises(InvariantError, match="marks"):
         check_mask(s, s.current_player, [0] * NUM_ACTIONS)
 

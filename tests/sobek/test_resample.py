@@ -24,7 +24,7 @@ KIND_GOODS = {g: i for i, g in enumerate(GOODS)}
 def snapshots(n: int, seed: int, every: int) -> list[GameState]:
     """Copies of one game, played by stress policies, taken every ``every`` steps until it ends."""
     rng = random.Random(seed)
-    s = GameState.new(n, seed=seed)
+    s = GameState.new(n, seed=seed, engine="python")
     seats = [Policy(WEIGHTS[rng.choice(sorted(PROFILES))]) for _ in range(n)]
     out = []
     while not s.is_over:
@@ -56,7 +56,7 @@ def test_resampled_states_are_sound_and_look_the_same_to_the_seat(n: int) -> Non
             seat = random.Random(checked).randrange(n)
             r = s.resample(seat, random.Random(checked))
             check_play(r)
-            assert GameState.from_json(r.to_json()) == r
+            assert GameState.from_json(r.to_json(), engine="python") == r
             assert same_view(r, s, seat)
             if seat == s.current_player:
                 assert r.legal_actions() == s.legal_actions()
@@ -88,7 +88,7 @@ def test_same_knowledge_same_rng_same_result() -> None:
         assert s.resample(seat, random.Random(7)) == first
         other = s.resample(seat, random.Random(99 + i))  # a state the seat cannot tell from s
         assert other.resample(seat, random.Random(7)) == first
-        assert GameState.from_json(other.to_json()).resample(seat, random.Random(7)) == first
+        assert GameState.from_json(other.to_json(), engine="python").resample(seat, random.Random(7)) == first
 
 
 def test_the_hidden_parts_vary_with_the_generator() -> None:
@@ -125,7 +125,7 @@ def test_games_play_on_to_the_end_from_a_resampled_state(n: int) -> None:
 def with_memory(spec: dict, memory: list[dict]) -> GameState:
     doc = complete(spec)
     doc["memory"] = memory
-    return GameState.from_json(json.dumps(doc))
+    return GameState.from_json(json.dumps(doc), engine="python")
 
 
 def test_remembered_cards_stay_where_they_were_seen_and_hidden_ones_move() -> None:
@@ -210,7 +210,7 @@ def test_an_opponent_building_a_set_keeps_enough_fitting_cards_in_every_draw() -
 
 
 def test_bad_arguments_are_refused() -> None:
-    s = GameState.new(2, seed=1)
+    s = GameState.new(2, seed=1, engine="python")
     with pytest.raises(ValueError, match="player must be a seat"):
         s.resample(2, random.Random(0))
     with pytest.raises(ValueError, match="player must be a seat"):

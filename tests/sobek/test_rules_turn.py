@@ -124,7 +124,7 @@ def test_the_merchant_taking_the_last_card_of_the_last_delivery_ends_the_round()
 @pytest.mark.parametrize("seed", range(4))
 @pytest.mark.parametrize(("players", "deck", "green_out", "beige_out"), [(2, 36, 5, 9), (3, 45, 3, 0), (4, 45, 1, 0)])
 def test_new_game_setup(players: int, deck: int, green_out: int, beige_out: int, seed: int) -> None:
-    s = GameState.new(num_players=players, seed=seed)
+    s = GameState.new(num_players=players, seed=seed, engine="python")
     check(s)
     doc = view(s)
     assert len(doc["nile"]) == 9
@@ -143,7 +143,7 @@ def test_new_game_setup(players: int, deck: int, green_out: int, beige_out: int,
 
 @pytest.mark.parametrize(("players", "deliveries"), [(2, 5), (3, 6), (4, 6)])
 def test_deliveries_per_round(players: int, deliveries: int) -> None:
-    s = GameState.new(num_players=players, seed=11)
+    s = GameState.new(num_players=players, seed=11, engine="python")
     seen = 1
     while s.round == 1 and s.nile:  # the round ends when its last card is taken
         before = len(s.nile)
@@ -168,7 +168,7 @@ def test_a_set_can_be_started_exactly_for_the_goods_with_three_fitting_cards(see
     # the turn start counts fitting cards its own way (one pass over the hand): it must agree with
     # fitting_in_hand, under random rules options (families move characters between goods) and hands
     rng = random.Random(seed)
-    s = GameState.new(2 + seed % 3, seed=seed, **random_rules(rng))
+    s = GameState.new(2 + seed % 3, seed=seed, **random_rules(rng), engine="python")
     while not s.is_over:
         if s.pending is None:
             for hand in (s.hands[s.current_player], [rng.choice((0, 0, 1, 2)) for _ in range(NUM_KINDS)]):

@@ -1,6 +1,8 @@
 // Kleopatra in the batched environment (sobek_env/native/batch.hpp): the traits the batch steps it through.
 #pragma once
 
+#include <array>
+
 #include "../../native/batch.hpp"
 #include "engine.hpp"
 #include "observe.hpp"
@@ -43,12 +45,12 @@ struct VectorGame {
         return (s.is_eaten(seat) ? 0 : s.score(seat)) - best;
     }
     static void encode(const State& s, int seat, bool memory, float* out) {
-        static Layout layouts[MAX_PLAYERS + 1];
-        static bool made[MAX_PLAYERS + 1] = {};
-        if (!made[s.n]) {
-            layouts[s.n] = make_layout(s.n);
-            made[s.n] = true;
-        }
+        // made once, before any use, however many threads step the batch (a static's initialisation is)
+        static const std::array<Layout, MAX_PLAYERS + 1> layouts = [] {
+            std::array<Layout, MAX_PLAYERS + 1> made{};
+            for (int n = 2; n <= MAX_PLAYERS; ++n) made[n] = make_layout(n);  // the game is for 2 and more
+            return made;
+        }();
         kleopatra_native::encode(s, layouts[s.n], seat, memory, out);
     }
 };
