@@ -9,6 +9,7 @@ import random
 
 import pytest
 
+from sobek_env.game import python_state
 from sobek_env.registry import load_game
 
 TABLES = [("sobek", 2), ("sobek", 4), ("kleopatra", 3), ("kleopatra", 5)]
@@ -79,7 +80,7 @@ def test_moves_that_leave_a_seat_the_same_view_read_the_same_to_it(game_name: st
 def test_sobek_says_which_card_a_take_takes_and_which_go_to_the_pile() -> None:
     game = load_game("sobek")
     state = game.new(2, 1)
-    nile = state.nile
+    nile = python_state(state).nile
     said = game.describe_action(state, game.action_id("take:2"))
     from sobek_env.sobek.words import nile_card
 
@@ -93,7 +94,8 @@ def test_a_ceremony_offer_is_seen_by_nobody_but_its_closing_by_all() -> None:
     game = load_game("kleopatra")
     from sobek_env.kleopatra.phases import Ceremony
 
-    state = next(s for seed in range(40) for s in positions("kleopatra", 3, seed, 1) if isinstance(s.pending, Ceremony))
+    state = next(s for seed in range(40) for s in positions("kleopatra", 3, seed, 1)
+                 if isinstance(python_state(s).pending, Ceremony))
     seat = (state.current_player + 1) % 3
     for action in state.legal_actions():
         name = game.action_names[action]

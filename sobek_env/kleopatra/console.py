@@ -8,6 +8,8 @@ Cleopatra and the altar, the seats, and what is being decided.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.console import Group, RenderableType
 from rich.panel import Panel
 from rich.table import Table
@@ -34,8 +36,10 @@ from .catalogue import (
 from .phases import PHASES
 from .picture import BACK, KIND_COLOURS, PALM, SAND, STONE_BUILT, TILE_COLOURS, UNIT_COLOURS, tile_squares
 from .render import wall_edges
-from .state import GameState
 from .view import EMPTY, FACE_DOWN, View, view
+
+if TYPE_CHECKING:  # for the annotations only: the state's module reaches this one through the game
+    from .state import GameState
 
 
 def card_chip(kind: int, count: int = 1) -> Text:

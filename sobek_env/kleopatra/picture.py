@@ -14,7 +14,7 @@ steps, the altar's dice and the quarry; then a panel per seat; then what is bein
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -40,7 +40,6 @@ from .catalogue import (
 from .palace import orient_cells
 from .phases import PHASES
 from .render import wall_sides
-from .state import GameState
 from .view import EMPTY, FACE_DOWN, View, view
 
 # The colour and letters of each card kind; the units of a quarry pool take their resource's colour.
@@ -58,6 +57,9 @@ TILE_COLOURS = (
     (231, 138, 120), (120, 178, 226), (240, 196, 96), (150, 206, 140), (212, 140, 196), (120, 200, 196),
     (236, 160, 70), (170, 150, 226), (200, 214, 110), (226, 120, 150), (110, 160, 130), (140, 150, 172),
 )
+
+if TYPE_CHECKING:  # for the annotations only: the state's module reaches this one through the game
+    from .state import GameState
 SAND, PALM, STONE_BUILT = (236, 220, 180), (60, 140, 70), (198, 170, 120)
 
 WIDTH, HEIGHT = 1180, 900

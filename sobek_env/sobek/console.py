@@ -6,6 +6,8 @@ table from the state and the seat's own view (:func:`~.view.seat_view`), in the 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.console import Group, RenderableType
 from rich.panel import Panel
 from rich.table import Table
@@ -30,8 +32,10 @@ from .catalogue import (
 from .phases import TURN_START, BuildSet, CourtesanCard, Guild, HorizontalSet
 from .picture import BACK_COLOURS, HAND_ORDER, TOKEN_COLOURS, card_colour
 from .scoring import TableSet, scarabs_of, vertical_value
-from .state import GameState
 from .view import SeatView, seat_view
+
+if TYPE_CHECKING:  # for the annotations only: the state's module reaches this one through the game
+    from .state import GameState
 
 
 def card_label(kind: int, rules: Rules) -> str:

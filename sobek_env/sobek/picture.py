@@ -16,7 +16,7 @@ curses, sets); what is being decided and the scored rounds.
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -43,8 +43,10 @@ from .catalogue import (
 )
 from .phases import TURN_START, BuildSet, CourtesanCard, Guild, HorizontalSet
 from .scoring import TableSet, scarabs_of, vertical_value
-from .state import GameState
 from .view import SeatView, seat_view
+
+if TYPE_CHECKING:  # for the annotations only: the state's module reaches this one through the game
+    from .state import GameState
 
 # The colour of each goods' cards (and of the amulet), of each back, and of each event token.
 GOODS_COLOURS = {
