@@ -23,7 +23,10 @@ A ``guide`` (a baseline agent) makes the search a policy improver: at each node
 it is asked once, from the observation of the seat to move, which action it
 would take; that action is expanded first and its UCB1 score gets
 ``bias / (visits + 1)``, a bonus that fades with evidence. With a large bias the
-search keeps the guide's choice unless the rollouts clearly prefer another.
+search keeps the guide's choice unless the rollouts clearly prefer another. ``net`` (the path of a
+``net:`` model, :mod:`agents.players.net`) makes a policy-value network the guide instead of the
+baseline: its most probable legal action is the hint, one forward pass per node (expert iteration's
+search guided by its apprentice, :mod:`agents.training.exit`).
 
 **Paired mode** (``mode=paired``) replaces the tree by a flat comparison on common random numbers: each
 iteration draws one determinization and one rollout seed and plays every legal root action on it, so the
@@ -118,7 +121,8 @@ class ISMCTSAgent(SeededAgent):
     choice is favoured by ``bias``; ``squash`` scales the rewards. ``mode`` is ``tree`` or ``paired`` (an
     iteration then plays every root action on one determinization, and another action than the guide's
     must win by ``z`` standard errors); before ``late`` (``Game.progress``), the guide's choice is played.
-    ``steps`` caps the rollout actions of a decision (iterations stop once they reach it).
+    ``steps`` caps the rollout actions of a decision (iterations stop once they reach it). ``net`` (a
+    ``net:`` model's path) guides in place of the ``guide`` baseline.
     """
 
     name = "ismcts"
@@ -128,7 +132,7 @@ class ISMCTSAgent(SeededAgent):
     def __init__(self, table: Table, simulations: int = DEFAULT_SIMULATIONS, time: float = 0.0,
                  c: float = DEFAULT_C, rollout: str = "random", depth: int = DEFAULT_DEPTH,
                  guide: str = "none", bias: float = DEFAULT_BIAS, squash: float = REWARD_POINTS_SHARE,
-                 mode: str = "tree", z: float = DEFAULT_Z, late: float = 0.0, steps: int = 0,
+                 mode: str = "tree", z: float = DEFAULT_Z, late: float = 0.0, steps: int = 0, net: str = "",
                  seed: int | None = None) -> None:
         if isinstance(simulations, bool) or not isinstance(simulations, int) or simulations < 1:
             raise ValueError(f"simulations must be a whole number from 1, got {simulations!r}")
@@ -154,7 +158,7 @@ class ISMCTSAgent(SeededAgent):
             raise ValueError(f"late must be a share of the game from 0 to 1, got {late!r}")
         if isinstance(steps, bool) or not isinstance(steps, int) or steps < 0:
             raise ValueError(f"steps must be a whole number from 0 (0: no limit), got {steps!r}")
-        if late > 0 and guide == "none":
+        if late > 0 and guide == "none" and not net:
             raise ValueError(f"late={late} plays the guide's choice before the late game: give a guide, or late=0")
         super().__init__(seed, table)
         self.simulations = simulations
@@ -165,7 +169,9 @@ class ISMCTSAgent(SeededAgent):
         self._policy = None if rollout == "random" else RolloutPolicy(table, rollout)
         self.guide = guide
         self.bias = float(bias)
-        self._guide = None if guide == "none" else RolloutPolicy(table, guide)
+        self.net = net
+        guiding = f"net:{net}" if net else None if guide == "none" else guide  # the network replaces the baseline
+        self._guide = None if guiding is None else RolloutPolicy(table, guiding)
         self.squash = float(squash)
         self._scale = squash * table.game.score_scale
         self.mode = mode
