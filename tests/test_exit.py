@@ -106,6 +106,18 @@ def test_the_same_seed_gives_the_same_run_on_more_workers_and_across_a_resume(tm
     assert [s["iteration"] for s in starts] == [0, 1]
 
 
+def test_resuming_passes_over_a_damaged_checkpoint_to_the_one_before(tmp_path: Path, capsys) -> None:
+    out = tmp_path / "run"
+    run(*TINY, "--iterations", "2", "--eval-games", "0", "--out", str(out))
+    (out / "checkpoints" / "iter_0002" / "model.zip").write_bytes(b"not a zip")
+    capsys.readouterr()
+    run("--out", str(out), "--resume")
+    captured = capsys.readouterr()
+    assert "iter_0002' cannot be used" in captured.err and "resuming after iteration 1" in captured.out
+    assert "iteration 2:" in captured.out  # made again, from its data file
+    assert (out / "checkpoints" / "iter_0002" / "model.zip").read_bytes()[:2] == b"PK"
+
+
 @pytest.mark.parametrize(("args", "message"), [
     (["--expert", "heuristic"], "--expert 'heuristic' is not a search"),
     (["--opponents", "nobody"], "unknown agent 'nobody'"),

@@ -249,6 +249,9 @@ def configure(argv: Sequence[str] | None) -> tuple[dict, Path, bool, DirectoryLo
     except (OSError, ValueError) as exc:
         parser.error(str(exc))
     lock = lock_for_command(parser, out, "the run")
+    if (out / "config.json").exists():  # started while this one was checking its configuration
+        lock.release()
+        parser.error(f"{str(out)!r} already holds a run; continue it with --resume or choose another --out")
     config["command"] = "python train.py --algo exit " + shlex.join(list(argv) if argv is not None else sys.argv[1:])
     return config, out, False, lock
 
