@@ -18,7 +18,7 @@ from processes import children, group, wait_for
 
 import agents
 from agents.players.net import read_net
-from agents.training.exit import DEFAULTS, Examples, Labeller, soft_target
+from agents.training.exit import DEFAULTS, Examples, ExitRun, Labeller, guided_by_net, soft_target
 from agents.training.sb3 import main as train_main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -67,7 +67,7 @@ def test_skipped_early_decisions_carry_no_policy_target() -> None:
 
 def test_a_run_labels_trains_evaluates_and_guides_the_next_iteration(tmp_path: Path) -> None:
     out = tmp_path / "run"
-    run(*TINY, "--iterations", "2", "--out", str(out))
+    run(*TINY, "--iterations", "2", "--guide", "always", "--out", str(out))
     for iteration in (1, 2):
         data = data_of(out, iteration)
         assert len(data) > 50 and data.observations.dtype == np.float16
@@ -85,6 +85,27 @@ def test_a_run_labels_trains_evaluates_and_guides_the_next_iteration(tmp_path: P
     assert meta["features"] == "raw" and meta["training"]["seed"] == 7
     assert agents.make(f"net:{out / 'model.zip'}", game="sobek", num_players=2).name == "net"
     assert list((out / "tb").iterdir())
+
+
+def test_by_default_a_network_guides_only_once_it_has_beaten_the_heuristic(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    run(*TINY, "--iterations", "2", "--out", str(out))
+    with (out / "eval.csv").open(newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert float(rows[0]["paired_difference"]) <= 0  # a tiny network: the heuristic's guidance stays
+    assert [row["expert"] for row in rows] == ["ismcts:simulations=2"] * 2
+
+
+def test_auto_guidance_reads_the_previous_iteration_s_paired_difference(tmp_path: Path) -> None:
+    run_dir = ExitRun(tmp_path)
+    config = {**DEFAULTS, "guide": "auto"}
+    for difference, guided in (("0.02", True), ("0.0", False), ("-0.1", False), ("", False)):
+        run_dir.write_evaluations(["iteration", "paired_difference"],
+                                  [{"iteration": "1", "paired_difference": difference}])
+        assert guided_by_net(config, run_dir, 2) is guided
+        assert guided_by_net({**config, "guide": "never"}, run_dir, 2) is False
+        assert guided_by_net({**config, "guide": "always"}, run_dir, 2) is True
+    assert guided_by_net({**config, "guide": "always"}, run_dir, 1) is False  # no network yet
 
 
 def weights(path: Path) -> dict[str, torch.Tensor]:

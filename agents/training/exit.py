@@ -27,8 +27,12 @@ Each iteration (Anthony, Tian and Barber 2017):
    the heuristic plays the same deals in its seats (seats rotating, the same seeds each iteration): its share of
    the wins, the heuristic's, the paired difference with its 95% interval (:func:`agents.analysis.paired.compare`)
    and its share against random, to stdout, TensorBoard (``tb/``) and ``eval.csv``.
-4. **Guidance.** From the second iteration on (unless ``--unguided``), the expert is the search guided by the
-   latest network (``ismcts:net=PATH``): its choice is the hint the search keeps unless the rollouts beat it.
+4. **Guidance.** The next iteration's expert is the search guided by the latest network (``ismcts:net=PATH``):
+   its choice is the hint the search keeps unless the rollouts beat it, and is played unsearched before the
+   setting's ``late`` share of the game. With ``--guide auto`` (the default) that happens once the network
+   has beaten the heuristic on the evaluation's deals (a paired difference above 0), so a weak network never
+   plays the learner's early game; ``always`` guides from the second iteration, ``never`` keeps the setting's
+   own guide.
 
 The run directory ``--out`` holds ``config.json`` (the configuration, each start and the CPU hours so far),
 ``data/``, ``nets/iter_NNNN.zip`` (each iteration's network), ``checkpoints/`` (the last two iterations' network
@@ -97,12 +101,13 @@ SELF = "self"  # an opponent that is the expert itself, its decisions labelled t
 TARGETS = ("means", "visits")
 EARLY = ("heuristic", "skip")
 VALUES = ("outcome", "search", "both")
+GUIDANCE = ("auto", "always", "never")  # when the network guides the expert
 KEEP_CHECKPOINTS = 2
 RESUMABLE = ("iterations", "workers")  # what --resume may change: a longer run, another machine
 
 DEFAULTS: dict[str, Any] = {
     "game": "sobek", "players": None, "mode": "original", "seed": None, "iterations": 10, "games": 64,
-    "workers": 1, "expert": "ismcts", "opponents": ["heuristic", SELF], "guided": True,
+    "workers": 1, "expert": "ismcts", "opponents": ["heuristic", SELF], "guide": "auto",
     "target": "means", "temperature": 0.05, "early": "heuristic", "value": "outcome", "window": 3,
     "epochs": 4, "lr": 1e-3, "batch_size": 256, "value_weight": 1.0, "net": [256, 256],
     "eval_games": 120, "eval_seed": EVAL_SEED,
@@ -114,7 +119,7 @@ RANGES: dict[str, Bounds] = {
     "eval_games": Bounds(int, 0, 10**6), "eval_seed": SEEDS,
 }
 CHOICES: dict[str, tuple[str, ...]] = {"game": GAMES, "mode": ("original", "memory"), "target": TARGETS,
-                                       "early": EARLY, "value": VALUES}
+                                       "early": EARLY, "value": VALUES, "guide": GUIDANCE}
 
 
 # ---------------------------------------------------------------- the command line and the configuration
@@ -145,8 +150,9 @@ def build_parser() -> TrainingParser:
     parser.add_argument("--opponents", nargs="+", metavar="SPEC",
                         help=f"drawn for each other seat ({SELF}: the expert, labelled too; default "
                              f"{' '.join(d['opponents'])})")
-    parser.add_argument("--unguided", dest="guided", action="store_false",
-                        help="the expert is never guided by the network (default: from the second iteration)")
+    parser.add_argument("--guide", choices=GUIDANCE,
+                        help="when the network guides the expert: once it has beaten the heuristic in an evaluation "
+                             f"(auto), from the second iteration (always), or never (default {d['guide']})")
     parser.add_argument("--target", choices=TARGETS, help="policy target: softmax of the search's mean rewards, or "
                                                           f"its visit counts (default {d['target']})")
     parser.add_argument("--temperature", type=RANGES["temperature"], metavar="T",
@@ -194,15 +200,13 @@ def check_config(config: dict) -> None:
     problem = net_problem(config["net"], game.observation_size(table.num_players), game.num_actions)
     if problem:
         raise ValueError(f"--net {problem}")
-    if not isinstance(config["guided"], bool):
-        raise ValueError(f"guided must be true or false, got {config['guided']!r}")
     expert = make(config["expert"], table=table)
     if not getattr(expert, "wants_state", False) or not hasattr(expert, "last_means"):
         raise ValueError(f"--expert {config['expert']!r} is not a search: give ismcts[:options], whose decisions "
                          "record what it searched")
-    if config["guided"] and expert.net:
+    if config["guide"] != "never" and expert.net:
         raise ValueError(f"--expert {config['expert']!r} names a network, but the run guides its expert with its "
-                         "own: drop net=, or give --unguided")
+                         "own: drop net=, or give --guide never")
     opponents = config["opponents"]
     if not isinstance(opponents, list) or not opponents or not all(isinstance(s, str) for s in opponents):
         raise ValueError(f"opponents must be a list of agent specs, got {opponents!r}")
@@ -606,6 +610,20 @@ class ExitRun(Run):
         return len(rows) - len(kept)
 
 
+def guided_by_net(config: dict, run: ExitRun, iteration: int) -> bool:
+    """Whether the expert of ``iteration`` is guided by the previous iteration's network (``--guide``)."""
+    if iteration == 1 or config["guide"] == "never":
+        return False
+    if config["guide"] == "always":
+        return True
+    _, rows = run.read_evaluations()
+    last = [row for row in rows if row.get("iteration") == str(iteration - 1)]
+    try:
+        return bool(last) and float(last[-1]["paired_difference"]) > 0
+    except (KeyError, ValueError):  # not evaluated (--eval-games 0): no evidence that it beats the heuristic
+        return False
+
+
 def window_data(run: ExitRun, iteration: int, window: int) -> Examples:
     """The examples of the last ``window`` iterations up to ``iteration``."""
     return Examples.join([Examples.load(run.data(i)) for i in range(max(1, iteration - window + 1), iteration + 1)])
@@ -639,7 +657,7 @@ def train(config: dict, out: Path, resume: bool, progress: bool = True) -> Path:
     try:
         for iteration in range(done + 1, config["iterations"] + 1):
             expert = config["expert"]
-            if config["guided"] and iteration > 1:
+            if guided_by_net(config, run, iteration):
                 expert = with_option(expert, "net", str(run.net(iteration - 1).resolve()))
             if run.data(iteration).is_file():  # labelled before the run stopped: the same games again otherwise
                 data = Examples.load(run.data(iteration))
