@@ -460,9 +460,9 @@ def train_net(net: PolicyValueNet, optimizer: torch.optim.Optimizer, data: Examp
     pass's mean losses."""
     generator = np.random.default_rng([config["seed"], iteration, 1])
     torch.manual_seed(int(generator.integers(2**31)))
-    observations = torch.as_tensor(data.observations.astype(np.float32))
+    # kept in float16 and widened a minibatch at a time: a window of a long run holds millions of observations
+    observations, targets = torch.as_tensor(data.observations), torch.as_tensor(data.targets)
     masks = torch.as_tensor(data.masks)
-    targets = torch.as_tensor(data.targets.astype(np.float32))
     weights = torch.as_tensor(data.weights.astype(np.float32))
     values = torch.as_tensor(data.value_targets(config["value"]).astype(np.float32))
     net.train()
@@ -472,8 +472,8 @@ def train_net(net: PolicyValueNet, optimizer: torch.optim.Optimizer, data: Examp
         sums = np.zeros(3)
         for at in range(0, len(order), config["batch_size"]):
             rows = torch.as_tensor(order[at:at + config["batch_size"]])
-            policy_loss, value_loss = losses(net, observations[rows], masks[rows], targets[rows], weights[rows],
-                                             values[rows])
+            policy_loss, value_loss = losses(net, observations[rows].float(), masks[rows], targets[rows].float(),
+                                             weights[rows], values[rows])
             loss = policy_loss + config["value_weight"] * value_loss
             optimizer.zero_grad()
             loss.backward()
