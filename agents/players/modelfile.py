@@ -37,6 +37,7 @@ from agents.common.files import parse_json, write_atomic
 MODEL_FORMAT = "sobek-ppo/2"
 LEGACY_FORMATS = ("sobek-ppo/1",)
 RLLIB_FORMAT = "sobek-rllib/1"  # train.py --backend rllib's policy (agents.players.rllib_policy), same container
+NET_FORMAT = "sobek-net/1"  # train.py --algo exit's policy-value network (agents.players.net), same container
 META_MEMBER = "sobek.json"
 POLICY_MEMBER = "policy.pt"
 OPTIMIZER_MEMBER = "optimizer.pt"
@@ -232,6 +233,9 @@ def read_meta_document(path: str | Path) -> dict[str, Any]:
         if declared == RLLIB_FORMAT:
             raise ValueError(f"{str(path)!r} is an RLlib policy of train.py --backend rllib ({declared!r}), not a "
                              f"MaskablePPO model; play it as rllib:{path}")
+        if declared == NET_FORMAT:
+            raise ValueError(f"{str(path)!r} is a policy-value network of train.py --algo exit ({declared!r}), not a "
+                             f"MaskablePPO model; play it as net:{path}")
         if not isinstance(meta, dict) or declared != MODEL_FORMAT:
             raise ValueError(f"{str(path)!r} records an unknown model format in {META_MEMBER} ({declared!r}); "
                              f"expected {MODEL_FORMAT!r}")

@@ -1,13 +1,14 @@
 """Build agents from short strings: ``random``, ``greedy``, ``heuristic:tolerance=0.3``, ``ppo:model.zip``,
-``rllib:policy.zip``, ``ismcts:simulations=400``, ``human``.
+``rllib:policy.zip``, ``net:model.zip``, ``ismcts:simulations=400``, ``human``.
 
 Grammar: ``name[:args]``. ``random``, ``greedy`` and ``human`` (a person at the terminal) take no arguments;
 ``heuristic`` takes comma-separated ``key=value`` pairs (the keyword
 arguments of the game's heuristic, e.g. ``tolerance``); ``ismcts`` takes
 ``key=value`` pairs too (``simulations``, ``time``, ``c``, ``rollout``, ``depth``, ``guide``, ``bias``,
-``squash``, ``seed``: :class:`agents.search.ismcts.ISMCTSAgent`), over the search settings its game's
-package registered (:mod:`agents.games`); ``ppo`` (a model of
-``train.py``) and ``rllib`` (a policy of ``train.py --backend rllib``) take a
+``squash``, ``net``, ``seed``: :class:`agents.search.ismcts.ISMCTSAgent`), over the search settings its
+game's package registered (:mod:`agents.games`); ``ppo`` (a model of
+``sobek-env train``), ``rllib`` (a policy of ``sobek-env train --backend rllib``) and ``net`` (a policy-value
+network of ``sobek-env train --algo exit``, :mod:`agents.players.net`) take a
 file path, optionally followed by ``,deterministic=false``. A path may hold
 commas: such a spec's options are only its trailing ``key=value`` parts, and
 an argument that names an existing file (or directory) whole is a path.
@@ -32,8 +33,8 @@ from agents.players.random_agent import RandomAgent
 from sobek_env.game import Game, Table
 from sobek_env.registry import load_game
 
-AGENT_NAMES = ("random", "greedy", "heuristic", "ppo", "rllib", "ismcts", "human")
-MODEL_AGENTS = ("ppo", "rllib")  # their first argument is a file path
+AGENT_NAMES = ("random", "greedy", "heuristic", "ppo", "rllib", "net", "ismcts", "human")
+MODEL_AGENTS = ("ppo", "rllib", "net")  # their first argument is a file path
 BASELINES = ("greedy", "heuristic")  # each game's own, registered by its package (agents.games)
 _TRUE = ("true", "1", "yes")
 _FALSE = ("false", "0", "no")
@@ -170,7 +171,7 @@ def _make_ismcts(spec: str, args: list[str], table: Table, seed: int | None) -> 
 
     options = _pairs(spec, args)
     known = ("simulations", "time", "c", "rollout", "depth", "guide", "bias", "squash", "mode", "z", "late", "steps",
-             "settings", "seed")
+             "net", "settings", "seed")
     unknown = [key for key in options if key not in known]
     if unknown:
         raise ValueError(f"unknown argument {unknown[0]!r} in agent spec {spec!r}; "
@@ -193,13 +194,14 @@ def _make_ismcts(spec: str, args: list[str], table: Table, seed: int | None) -> 
 
 # what each learned agent's file is called, and what to give
 SAVED = {"ppo": ("model.zip", "the .zip that train.py saved"),
-         "rllib": ("policy.zip", "the policy.zip that train.py --backend rllib saved")}
+         "rllib": ("policy.zip", "the policy.zip that train.py --backend rllib saved"),
+         "net": ("model.zip", "the model.zip that train.py --algo exit saved")}
 # files of RLlib's own checkpoint directories (Algorithm.save): pickles, never opened here
 RLLIB_CHECKPOINT_FILES = ("rllib_checkpoint.json", "algorithm_state.pkl", "class_and_ctor_args.pkl")
 
 
 def _make_learned(name: str, spec: str, args: list[str], table: Table, seed: int | None) -> Agent:
-    """``ppo:PATH[,deterministic=...]`` or ``rllib:PATH[,deterministic=...]``."""
+    """``ppo:PATH[,deterministic=...]``, ``rllib:PATH[,deterministic=...]`` or ``net:PATH[,deterministic=...]``."""
     file_name, saved = SAVED[name]
     if not args or not args[0].strip():
         raise ValueError(f"agent spec {spec!r} needs a model path: {name}:path/to/{file_name}")
@@ -227,6 +229,10 @@ def _make_learned(name: str, spec: str, args: list[str], table: Table, seed: int
         from agents.players.rllib_policy import load_rllib
 
         return load_rllib(path, deterministic=deterministic, seed=seed, table=table)
+    if name == "net":
+        from agents.players.net import load_net
+
+        return load_net(path, deterministic=deterministic, seed=seed, table=table)
     from agents.players.ppo import load_ppo
 
     return load_ppo(path, deterministic=deterministic, seed=seed, table=table)

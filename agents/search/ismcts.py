@@ -23,7 +23,10 @@ A ``guide`` (a baseline agent) makes the search a policy improver: at each node
 it is asked once, from the observation of the seat to move, which action it
 would take; that action is expanded first and its UCB1 score gets
 ``bias / (visits + 1)``, a bonus that fades with evidence. With a large bias the
-search keeps the guide's choice unless the rollouts clearly prefer another.
+search keeps the guide's choice unless the rollouts clearly prefer another. ``net`` (the path of a
+``net:`` model, :mod:`agents.players.net`) makes a policy-value network the guide instead of the
+baseline: its most probable legal action is the hint, one forward pass per node (expert iteration's
+search guided by its apprentice, :mod:`agents.training.exit`).
 
 **Paired mode** (``mode=paired``) replaces the tree by a flat comparison on common random numbers: each
 iteration draws one determinization and one rollout seed and plays every legal root action on it, so the
@@ -110,7 +113,8 @@ class ISMCTSAgent(SeededAgent):
     choice is favoured by ``bias``; ``squash`` scales the rewards. ``mode`` is ``tree`` or ``paired`` (an
     iteration then plays every root action on one determinization, and another action than the guide's
     must win by ``z`` standard errors); before ``late`` (``Game.progress``), the guide's choice is played.
-    ``steps`` caps the rollout actions of a decision (iterations stop once they reach it).
+    ``steps`` caps the rollout actions of a decision (iterations stop once they reach it). ``net`` (a
+    ``net:`` model's path) guides in place of the ``guide`` baseline.
     """
 
     name = "ismcts"
@@ -120,7 +124,7 @@ class ISMCTSAgent(SeededAgent):
     def __init__(self, table: Table, simulations: int = DEFAULT_SIMULATIONS, time: float = 0.0,
                  c: float = DEFAULT_C, rollout: str = "random", depth: int = DEFAULT_DEPTH,
                  guide: str = "none", bias: float = DEFAULT_BIAS, squash: float = REWARD_POINTS_SHARE,
-                 mode: str = "tree", z: float = DEFAULT_Z, late: float = 0.0, steps: int = 0,
+                 mode: str = "tree", z: float = DEFAULT_Z, late: float = 0.0, steps: int = 0, net: str = "",
                  seed: int | None = None) -> None:
         if isinstance(simulations, bool) or not isinstance(simulations, int) or simulations < 1:
             raise ValueError(f"simulations must be a whole number from 1, got {simulations!r}")
@@ -146,7 +150,7 @@ class ISMCTSAgent(SeededAgent):
             raise ValueError(f"late must be a share of the game from 0 to 1, got {late!r}")
         if isinstance(steps, bool) or not isinstance(steps, int) or steps < 0:
             raise ValueError(f"steps must be a whole number from 0 (0: no limit), got {steps!r}")
-        if late > 0 and guide == "none":
+        if late > 0 and guide == "none" and not net:
             raise ValueError(f"late={late} plays the guide's choice before the late game: give a guide, or late=0")
         super().__init__(seed, table)
         self.simulations = simulations
@@ -157,7 +161,9 @@ class ISMCTSAgent(SeededAgent):
         self._policy = None if rollout == "random" else RolloutPolicy(table, rollout)
         self.guide = guide
         self.bias = float(bias)
-        self._guide = None if guide == "none" else RolloutPolicy(table, guide)
+        self.net = net
+        guiding = f"net:{net}" if net else None if guide == "none" else guide  # the network replaces the baseline
+        self._guide = None if guiding is None else RolloutPolicy(table, guiding)
         self.squash = float(squash)
         self._scale = squash * table.game.score_scale
         self.mode = mode
@@ -313,15 +319,16 @@ class ISMCTSAgent(SeededAgent):
 
     def _guide_act(self, s: State) -> int:
         """The guide's action in ``s``: the compiled baseline's on the native path, else the Python agent's."""
-        return self._natives[1].choose(s) if self._fast else self._guide.act(s)
+        return self._natives[1].choose(s) if self._fast and self._natives[1] is not None else self._guide.act(s)
 
     def _native_twins(self) -> bool:
-        """Whether the rollout policy and the guide have native twins (made once, at the first native state)."""
+        """Whether the rollout policy has its native twin, the guide too where it is a baseline (made once, at the
+        first native state)."""
         if self._natives is None:
             rollouts = self._twin(self.rollout, self._policy)
-            guide = None if self._guide is None else self._twin(self.guide, self._guide)
-            missing = rollouts is None or (self._guide is not None and guide is None)
-            self._natives = (None, None) if missing else (rollouts, guide)
+            # a network guides from Python (one forward pass a node), beside the native rollouts
+            guide = None if self._guide is None or self.net else self._twin(self.guide, self._guide)
+            self._natives = (rollouts, guide)
         return self._natives[0] is not None
 
     def _twin(self, name: str, policy: RolloutPolicy | None) -> Any | None:
@@ -342,10 +349,16 @@ def _rank(child: Node | None) -> tuple[int, float]:
 
 
 class RolloutPolicy:
-    """A baseline agent playing every seat of a rollout, each from that seat's own observation."""
+    """A baseline agent (or a ``net:PATH`` network) playing every seat of a rollout, or guiding, each from that
+    seat's own observation."""
 
     def __init__(self, table: Table, name: str) -> None:
-        self.agent = baseline(table.game, name)(table)
+        if name.startswith("net:"):  # a policy-value network (agents.players.net) in place of a baseline
+            from agents.players.net import load_net
+
+            self.agent = load_net(name[len("net:"):], table=table)
+        else:
+            self.agent = baseline(table.game, name)(table)
         self.observer = table.game.observer(table.num_players, table.observation_mode)
         self.mask = np.zeros(table.game.num_actions, dtype=np.int8)
 

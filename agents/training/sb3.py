@@ -199,6 +199,9 @@ def build_parser() -> TrainingParser:
     run.add_argument("--backend", choices=BACKENDS,
                      help="sb3: sb3-contrib's MaskablePPO (this help); rllib: RLlib's PPO, multi-agent self-play "
                           "(sobek-env train --backend rllib --help)")
+    run.add_argument("--algo", choices=ALGOS,
+                     help="ppo: MaskablePPO (this help); exit: expert iteration, a policy-value network taught by the "
+                          "search (sobek-env train --algo exit --help)")
     run.add_argument("--game", choices=GAMES, help=f"the game (default {d['game']})")
     run.add_argument("--players", type=positive_int,
                      help="players per game (required for a new run; Sobek 2-4, Kleopatra 2-5)")
@@ -1128,6 +1131,7 @@ def resume_hint(out: Path) -> str:
 
 
 BACKENDS = ("sb3", "rllib")
+ALGOS = ("ppo", "exit")
 RLLIB_HASH_SEED = "0"  # train.py --backend rllib runs with this PYTHONHASHSEED (see main)
 
 
@@ -1139,12 +1143,27 @@ def split_backend(argv: Sequence[str]) -> tuple[str, list[str]]:
     return known.backend, rest
 
 
+def split_algo(argv: Sequence[str]) -> tuple[str, list[str]]:
+    """The ``--algo`` of a train.py command line (default ppo) and the rest of it."""
+    parser = TrainingParser(prog="train.py", add_help=False)
+    parser.add_argument("--algo", choices=ALGOS, default="ppo")
+    known, rest = parser.parse_known_args(argv)
+    return known.algo, rest
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """The command line (see the module docstring). Ctrl-C or SIGTERM exits with status 130 or 143 after a
     checkpoint; a dead environment worker, with status 1 after a checkpoint. ``--backend rllib`` trains with
-    RLlib instead (:mod:`agents.training.rllib_train`)."""
+    RLlib instead (:mod:`agents.training.rllib_train`), ``--algo exit`` by expert iteration
+    (:mod:`agents.training.exit`)."""
     command_line = argv is None
-    backend, argv = split_backend(sys.argv[1:] if argv is None else list(argv))
+    algo, argv = split_algo(sys.argv[1:] if argv is None else list(argv))
+    if algo == "exit":
+        from agents.training.exit import main as expert_iteration
+
+        expert_iteration(argv)
+        return
+    backend, argv = split_backend(argv)
     if backend == "rllib":
         if command_line and os.environ.get("PYTHONHASHSEED") != RLLIB_HASH_SEED:
             # RLlib iterates sets of agent and module ids, whose order follows Python's string hashing, random per

@@ -1,0 +1,248 @@
+"""A policy-value network that plays alone (``net:PATH``): the observation in, one forward pass, an action out.
+
+The network of expert iteration (:mod:`agents.training.exit`): an MLP over the raw observation (squashed by
+``log(1 + x)``, as the PPO models read it), whose trunk feeds two heads: the policy's logits over the actions,
+masked to the legal ones, and the value, ``tanh`` of one unit, on the search's reward scale (the seat's
+squashed margin, in [-1, 1]). At play time nothing else is read or called: no heuristic, no search.
+
+Its file (``sobek-net/1``) is the project's weights-only container (:mod:`agents.players.modelfile`):
+``sobek.json`` records the table (game, players, observation mode, rules), ``features: "raw"``, the
+observation size, the action count, the hidden layer sizes and, under ``training``, the run's configuration;
+``policy.pt`` holds the tensors, read with ``torch.load(weights_only=True)``; a training checkpoint adds
+``optimizer.pt``. :func:`load_net` checks the record field by field, builds the network it describes and
+loads only tensors into it, so loading a network runs no code from the file.
+"""
+
+from __future__ import annotations
+
+from itertools import pairwise
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from torch import nn
+
+from agents.common.files import parse_json
+from agents.players.base import PolicyAgent
+from agents.players.modelfile import (
+    MAX_LAYERS,
+    MAX_META_BYTES,
+    MAX_META_DEPTH,
+    MAX_PARAMETERS,
+    MAX_TENSOR_BYTES,
+    MAX_WIDTH,
+    MEMBERS,
+    META_MEMBER,
+    MODEL_FORMAT,
+    NET_FORMAT,
+    OPTIMIZER_MEMBER,
+    POLICY_MEMBER,
+    RLLIB_FORMAT,
+    Fields,
+    FileKind,
+    check_weights,
+    load_tensors,
+    open_zip,
+    read_member,
+    write_model,
+)
+from sobek_env.game import Table
+from sobek_env.registry import GAMES, load_game
+
+NET_FILE = FileKind("policy-value network", "give a model.zip saved by train.py --algo exit")
+FEATURES = "raw"  # what the network reads: the observation, nothing derived from a baseline
+META_FIELDS = ("format", "game", "num_players", "observation_mode", "features", "observation_size", "action_count",
+               "hidden")
+OPTIONAL_FIELDS = ("rules", "training")
+
+
+class PolicyValueNet(nn.Module):
+    """An MLP over ``log(1 + observation)``: a ReLU trunk of ``hidden`` layers, then a linear policy head
+    (one logit per action) and a value head (``tanh`` of one unit)."""
+
+    def __init__(self, observation_size: int, action_count: int, hidden: list[int]) -> None:
+        super().__init__()
+        layers: list[nn.Module] = []
+        for a, b in pairwise([observation_size, *hidden]):
+            layers += [nn.Linear(a, b), nn.ReLU()]
+        self.trunk = nn.Sequential(*layers)
+        self.policy = nn.Linear(hidden[-1], action_count)
+        self.value = nn.Linear(hidden[-1], 1)
+
+    def forward(self, observations: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """(logits [n, actions], values [n]) of a batch of raw observations."""
+        latent = self.trunk(torch.log1p(observations.clamp(min=0)))
+        return self.policy(latent), torch.tanh(self.value(latent)).squeeze(1)
+
+
+def masked_log_softmax(logits: torch.Tensor, masks: torch.Tensor) -> torch.Tensor:
+    """Log-probabilities over the legal actions (``masks`` true); illegal ones get a large negative number,
+    finite so that a target's zeros times them stay zero."""
+    return torch.log_softmax(logits.masked_fill(~masks, -1e9), dim=1)
+
+
+def parameter_count(observation_size: int, action_count: int, hidden: list[int]) -> int:
+    """The parameters of the network these sizes build."""
+    sizes = [observation_size, *hidden]
+    return sum(a * b + b for a, b in pairwise(sizes)) + (hidden[-1] + 1) * (action_count + 1)
+
+
+def net_problem(hidden: Any, observation_size: int, action_count: int) -> str | None:
+    """What makes ``hidden`` layer sizes a network no model file may describe (None if nothing)."""
+    if (not isinstance(hidden, list) or not 1 <= len(hidden) <= MAX_LAYERS
+            or not all(isinstance(s, int) and not isinstance(s, bool) and 1 <= s <= MAX_WIDTH for s in hidden)):
+        return f"must be 1 to {MAX_LAYERS} layers of 1 to {MAX_WIDTH:,} units each, got {hidden!r}"
+    count = parameter_count(observation_size, action_count, hidden)
+    if count > MAX_PARAMETERS:
+        return f"makes {count:,} parameters, more than the {MAX_PARAMETERS:,} a model file may hold"
+    return None
+
+
+def net_meta(table: Table, hidden: list[int], training: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The ``sobek.json`` record of a network of ``hidden`` layers for ``table``; ``training``: the run's
+    configuration (any JSON object)."""
+    meta = {"format": NET_FORMAT, "game": table.game.name, "num_players": table.num_players,
+            "observation_mode": table.observation_mode, "features": FEATURES,
+            "observation_size": table.game.observation_size(table.num_players),
+            "action_count": table.game.num_actions, "hidden": list(hidden)}
+    if table.rules:
+        meta["rules"] = dict(table.rules)
+    if training is not None:
+        meta["training"] = training
+    return meta
+
+
+def new_net(meta: dict[str, Any]) -> PolicyValueNet:
+    """An untrained network as the (checked) record ``meta`` describes it."""
+    return PolicyValueNet(meta["observation_size"], meta["action_count"], meta["hidden"])
+
+
+def check_meta(meta: Any, path: str | Path) -> dict[str, Any]:
+    """``meta`` if it is a complete, consistent ``sobek-net/1`` record; else ValueError naming the first bad field."""
+    f = Fields(path, NET_FORMAT)
+    f.keys(meta, "document", META_FIELDS, OPTIONAL_FIELDS)
+    f.choice(meta, "format", (NET_FORMAT,))
+    game = load_game(f.choice(meta, "game", GAMES))
+    f.integer(meta, "num_players", game.min_players, game.max_players)
+    f.choice(meta, "observation_mode", game.observation_modes)
+    f.choice(meta, "features", (FEATURES,))
+    if "rules" in meta:
+        rules = f.keys(meta["rules"], "rules", (), game.rules_options)
+        try:
+            game.new(meta["num_players"], seed=0, **rules)
+        except (ValueError, TypeError) as exc:
+            raise f.fail("rules", f"is not a valid set of {game.name} rules options ({exc})") from None
+    size = game.observation_size(meta["num_players"])
+    f.integer(meta, "observation_size", size, size)
+    f.integer(meta, "action_count", game.num_actions, game.num_actions)
+    problem = net_problem(meta["hidden"], size, game.num_actions)
+    if problem:
+        raise f.fail("hidden", problem)
+    if "training" in meta and not isinstance(meta["training"], dict):
+        raise f.fail("training", f"must be an object, got {type(meta['training']).__name__}")
+    return meta
+
+
+def net_table(meta: dict[str, Any]) -> Table:
+    """The table a network (its checked record) was trained for."""
+    return load_game(meta["game"]).table(meta["num_players"], meta["observation_mode"], **meta.get("rules", {}))
+
+
+def read_net(path: str | Path, with_optimizer: bool = False) -> tuple[dict[str, Any], dict[str, torch.Tensor],
+                                                                      dict[str, Any] | None]:
+    """The checked record, the tensors and (if asked and present) the optimizer's state of the network file at
+    ``path``; FileNotFoundError, or ValueError saying what is wrong."""
+    path = Path(path)
+    with open_zip(path, NET_FILE) as archive:
+        names = set(archive.namelist())
+        if META_MEMBER not in names:
+            raise ValueError(f"{str(path)!r} is a zip but not a network file (no {META_MEMBER}); {NET_FILE.hint}")
+        meta = parse_json(read_member(archive, path, META_MEMBER, MAX_META_BYTES, NET_FILE),
+                          f"{str(path)!r}: {META_MEMBER}", MAX_META_BYTES, MAX_META_DEPTH)
+        declared = meta.get("format") if isinstance(meta, dict) else None
+        if declared in (MODEL_FORMAT, RLLIB_FORMAT):
+            how = "ppo" if declared == MODEL_FORMAT else "rllib"
+            raise ValueError(f"{str(path)!r} is a {declared!r} model, not a network of train.py --algo exit; "
+                             f"play it as {how}:{path}")
+        if declared != NET_FORMAT:
+            raise ValueError(f"{str(path)!r} records an unknown model format in {META_MEMBER} ({declared!r}); "
+                             f"expected {NET_FORMAT!r}")
+        unknown = sorted(names - set(MEMBERS))
+        if unknown or POLICY_MEMBER not in names:
+            problem = f"unknown member {unknown[0]!r}" if unknown else f"no {POLICY_MEMBER}"
+            raise ValueError(f"{str(path)!r} is not a network file ({problem}); {NET_FILE.hint}")
+        check_meta(meta, path)
+        tensors = load_tensors(read_member(archive, path, POLICY_MEMBER, MAX_TENSOR_BYTES, NET_FILE), path,
+                               POLICY_MEMBER, NET_FILE)
+        optimizer = None
+        if with_optimizer and OPTIMIZER_MEMBER in names:
+            optimizer = load_tensors(read_member(archive, path, OPTIMIZER_MEMBER, MAX_TENSOR_BYTES, NET_FILE), path,
+                                     OPTIMIZER_MEMBER, NET_FILE)
+    if not isinstance(tensors, dict) or not all(isinstance(k, str) and isinstance(v, torch.Tensor)
+                                                for k, v in tensors.items()):
+        raise ValueError(f"{str(path)!r} is not a network file (member {POLICY_MEMBER!r} is not a dict of named "
+                         f"tensors); {NET_FILE.hint}")
+    check_weights(tensors, path, POLICY_MEMBER, NET_FILE)
+    if optimizer is not None:
+        check_weights(optimizer, path, OPTIMIZER_MEMBER, NET_FILE)
+    return meta, tensors, optimizer
+
+
+def load_weights(module: nn.Module, state: dict[str, Any], path: str | Path, what: str = "network") -> None:
+    """Load tensors into ``module``, refusing missing, extra or misshapen ones with a ValueError."""
+    try:
+        module.load_state_dict(state)
+    except (RuntimeError, ValueError, KeyError, TypeError, IndexError) as exc:
+        first = str(exc).strip().splitlines()[0]
+        raise ValueError(f"{str(path)!r} could not be loaded as a {NET_FILE.noun} (its {what} tensors do not fit "
+                         f"what its {META_MEMBER} describes: {first}); {NET_FILE.hint}") from None
+
+
+def save_net(net: PolicyValueNet, path: str | Path, meta: dict[str, Any],
+             optimizer: dict[str, Any] | None = None) -> None:
+    """Write ``net`` with its record ``meta`` (from :func:`net_meta`) to ``path``; with ``optimizer`` (its
+    state), a training checkpoint."""
+    write_model(path, check_meta(meta, path), net.state_dict(), optimizer)
+
+
+class NetAgent(PolicyAgent):
+    """Plays the most probable legal action of a :class:`PolicyValueNet` (or, ``deterministic=False``, one
+    drawn from its masked distribution); :meth:`evaluate` also gives the value."""
+
+    name = "net"
+
+    def __init__(self, net: PolicyValueNet, meta: dict[str, Any], deterministic: bool = True,
+                 seed: int | None = None) -> None:
+        super().__init__(deterministic, seed, net_table(meta))
+        self.net = net.eval()
+        self.meta = meta
+
+    def evaluate(self, observation: dict) -> tuple[np.ndarray, float]:
+        """The logits (-inf for the illegal actions) and the value of one observation dict."""
+        mask = np.asarray(observation["action_mask"], dtype=bool)
+        with torch.no_grad():
+            logits, value = self.net(torch.as_tensor(observation["observation"], dtype=torch.float32).reshape(1, -1))
+        return np.where(mask, logits[0].numpy().astype(np.float64), -np.inf), float(value[0])
+
+    def logits(self, observation: dict) -> np.ndarray:
+        return self.evaluate(observation)[0]
+
+
+def load_net(path: str | Path, deterministic: bool = True, seed: int | None = None,
+             table: Table | None = None) -> NetAgent:
+    """The network at ``path`` as a :class:`NetAgent`, without running anything from the file. A network for
+    another ``table`` than the one given is refused with a ValueError naming both. Torch is set to one thread:
+    on one observation at a time, more threads only contend."""
+    meta, tensors, _ = read_net(path)
+    if table is not None:
+        wants = {"game": table.game.name, "num_players": table.num_players,
+                 "observation_mode": table.observation_mode, "rules": dict(table.rules)}
+        for key, wanted in wants.items():
+            if meta.get(key, {} if key == "rules" else None) != wanted:
+                raise ValueError(f"network {str(path)!r} was trained for {key}={meta.get(key)!r} but this table has "
+                                 f"{key}={wanted!r}; train a network for {key}={wanted!r} or change the table")
+    torch.set_num_threads(1)
+    net = new_net(meta)
+    load_weights(net, tensors, path)
+    return NetAgent(net, meta, deterministic=deterministic, seed=seed)

@@ -1,0 +1,731 @@
+"""Expert iteration: the search labels decisions, a policy-value network learns them, then guides the search.
+
+    python train.py --algo exit --game sobek --players 2 --out runs/exit-2p
+    python train.py --algo exit --game kleopatra --players 3 --out runs/exit-k3 --iterations 20 --workers 2
+    python train.py --algo exit --out runs/exit-2p --resume
+
+Each iteration (Anthony, Tian and Barber 2017):
+
+1. **Labels.** ``--games`` games are played on ``--workers`` processes. In game g the learner's seat (g mod
+   players) is played by the expert, ``--expert`` (default ``ismcts``: the game's search setting); every other
+   seat by an opponent drawn from ``--opponents`` (``self``: the expert again, labelled too). Each decision of
+   an expert seat with a choice becomes an example: the seat's observation, its legal actions, a policy target
+   and value targets. Where the search ran, the policy target is ``softmax(means / --temperature)`` of its mean
+   reward per root action (``last_means``; ``--target visits``: its visit counts); where it did not (before the
+   setting's ``late`` share of the game it plays its guide's choice), the heuristic's choice is the target
+   (``--early heuristic``) or there is none (``--early skip``). The value targets are the seat's outcome (the
+   final margin squashed as the search squashes its rewards, ``tanh(margin / (squash * score_scale))``) and
+   the search's mean for the action it played; ``--value`` picks one or their average. The examples go to
+   ``data/iter_NNNN.npz`` (float16 observations and targets).
+2. **Training.** The network (:mod:`agents.players.net`: an MLP over the raw observation with a masked policy
+   head and a value head) is trained on the last ``--window`` iterations' examples: ``--epochs`` passes in
+   minibatches, cross-entropy against the policy targets plus ``--value-weight`` times the value's squared
+   error, Adam (its state carried over iterations), seeded. Before it trains, its figures on the new
+   iteration's examples (which it has not seen) are logged: how often its choice is the target's best, and
+   both losses.
+3. **Evaluation.** The network alone plays ``--eval-games`` games against heuristics in every other seat, and
+   the heuristic plays the same deals in its seats (seats rotating, the same seeds each iteration): its share of
+   the wins, the heuristic's, the paired difference with its 95% interval (:func:`agents.analysis.paired.compare`)
+   and its share against random, to stdout, TensorBoard (``tb/``) and ``eval.csv``.
+4. **Guidance.** The next iteration's expert is the search guided by the latest network (``ismcts:net=PATH``):
+   its choice is the hint the search keeps unless the rollouts beat it, and is played unsearched before the
+   setting's ``late`` share of the game. With ``--guide auto`` (the default) that happens once the network
+   has beaten the heuristic on the evaluation's deals (a paired difference above 0), so a weak network never
+   plays the learner's early game; ``always`` guides from the second iteration, ``never`` keeps the setting's
+   own guide.
+
+The run directory ``--out`` holds ``config.json`` (the configuration, each start and the CPU hours so far),
+``data/``, ``nets/iter_NNNN.zip`` (each iteration's network), ``checkpoints/`` (the last two iterations' network
+with the optimizer's state), ``eval.csv``, ``tb/`` and ``model.zip`` (the latest network: ``net:DIR/model.zip``).
+``--resume`` continues from the last checkpoint (an iteration whose games were all played reuses its data
+file); only ``--iterations`` and ``--workers`` may change. A second run in the same directory is refused (a
+lock). Ctrl-C or SIGTERM stops the run, keeping the last whole iteration (exit status 130 or 143). The same
+seed gives the same data and networks whatever the number of workers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import math
+import multiprocessing
+import os
+import platform
+import resource
+import shlex
+import shutil
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from tqdm import tqdm
+
+import sobek_env
+from agents.analysis.paired import compare
+from agents.common.arguments import (
+    EVAL_SEED,
+    LEARNING_RATES,
+    SEEDS,
+    Bounds,
+    TrainingParser,
+    layer_sizes,
+)
+from agents.common.files import DirectoryLock, lock_for_command, read_json, write_atomic
+from agents.common.workers import die_with_parent, sigterm_as_interrupt, stopped_by
+from agents.players.net import (
+    PolicyValueNet,
+    load_weights,
+    masked_log_softmax,
+    net_meta,
+    net_problem,
+    new_net,
+    read_net,
+    save_net,
+)
+from agents.players.registry import make, with_option
+from agents.search.ismcts import REWARD_POINTS_SHARE
+from agents.tournaments.tournament import agent_seed, play_tournament, wilson_interval
+from agents.training.rundir import Run, RunError, now
+from sobek_env.env import ask
+from sobek_env.game import Table
+from sobek_env.registry import GAMES, load_game
+
+SELF = "self"  # an opponent that is the expert itself, its decisions labelled too
+TARGETS = ("means", "visits")
+EARLY = ("heuristic", "skip")
+VALUES = ("outcome", "search", "both")
+GUIDANCE = ("auto", "always", "never")  # when the network guides the expert
+KEEP_CHECKPOINTS = 2
+RESUMABLE = ("iterations", "workers")  # what --resume may change: a longer run, another machine
+
+DEFAULTS: dict[str, Any] = {
+    "game": "sobek", "players": None, "mode": "original", "seed": None, "iterations": 10, "games": 64,
+    "workers": 1, "expert": "ismcts", "opponents": ["heuristic", SELF], "guide": "auto",
+    "target": "means", "temperature": 0.05, "early": "heuristic", "value": "outcome", "window": 3,
+    "epochs": 4, "lr": 1e-3, "batch_size": 256, "value_weight": 1.0, "net": [256, 256],
+    "eval_games": 120, "eval_seed": EVAL_SEED,
+}
+RANGES: dict[str, Bounds] = {
+    "seed": SEEDS, "iterations": Bounds(int, 1, 10**6), "games": Bounds(int, 1, 10**7), "workers": Bounds(int, 1, 256),
+    "temperature": Bounds(float, 0, 100, above=True), "window": Bounds(int, 1, 1000), "epochs": Bounds(int, 1, 1000),
+    "lr": LEARNING_RATES, "batch_size": Bounds(int, 1, 2**20), "value_weight": Bounds(float, 0, 100),
+    "eval_games": Bounds(int, 0, 10**6), "eval_seed": SEEDS,
+}
+CHOICES: dict[str, tuple[str, ...]] = {"game": GAMES, "mode": ("original", "memory"), "target": TARGETS,
+                                       "early": EARLY, "value": VALUES, "guide": GUIDANCE}
+
+
+# ---------------------------------------------------------------- the command line and the configuration
+
+
+def build_parser() -> TrainingParser:
+    """The command line; its options have no defaults (DEFAULTS fills them in), so --resume can tell which were
+    given."""
+    parser = TrainingParser(prog="train.py --algo exit", description=__doc__.split("\n\n")[0],
+                            epilog=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter,
+                            argument_default=argparse.SUPPRESS)
+    d = DEFAULTS
+    parser.add_argument("--game", choices=GAMES, help=f"the game (default {d['game']})")
+    parser.add_argument("--players", type=int, help="players per game (required for a new run)")
+    parser.add_argument("--mode", choices=CHOICES["mode"], help=f"observation mode (default {d['mode']})")
+    parser.add_argument("--out", type=Path, required=True, metavar="DIR", help="run directory")
+    parser.add_argument("--resume", action="store_true", help="continue the run in --out from its last checkpoint")
+    parser.add_argument("--seed", type=RANGES["seed"], metavar="N", help="seed of everything (default: drawn, "
+                                                                         "then recorded)")
+    parser.add_argument("--iterations", type=RANGES["iterations"], metavar="N",
+                        help=f"iterations in all (default {d['iterations']})")
+    parser.add_argument("--games", type=RANGES["games"], metavar="N",
+                        help=f"games labelled per iteration (default {d['games']})")
+    parser.add_argument("--workers", type=RANGES["workers"], metavar="N",
+                        help=f"processes playing the games (default {d['workers']})")
+    parser.add_argument("--expert", metavar="SPEC", help=f"the search that labels (default {d['expert']}: the "
+                                                         "game's setting)")
+    parser.add_argument("--opponents", nargs="+", metavar="SPEC",
+                        help=f"drawn for each other seat ({SELF}: the expert, labelled too; default "
+                             f"{' '.join(d['opponents'])})")
+    parser.add_argument("--guide", choices=GUIDANCE,
+                        help="when the network guides the expert: once it has beaten the heuristic in an evaluation "
+                             f"(auto), from the second iteration (always), or never (default {d['guide']})")
+    parser.add_argument("--target", choices=TARGETS, help="policy target: softmax of the search's mean rewards, or "
+                                                          f"its visit counts (default {d['target']})")
+    parser.add_argument("--temperature", type=RANGES["temperature"], metavar="T",
+                        help=f"of --target means, in reward units (default {d['temperature']})")
+    parser.add_argument("--early", choices=EARLY, help="decisions the search did not search: the heuristic's choice "
+                                                       f"as the target, or none (default {d['early']})")
+    parser.add_argument("--value", choices=VALUES, help="value target: the outcome, the search's mean for the "
+                                                        f"action played, or their average (default {d['value']})")
+    parser.add_argument("--window", type=RANGES["window"], metavar="N",
+                        help=f"iterations whose examples the network trains on (default {d['window']})")
+    parser.add_argument("--epochs", type=RANGES["epochs"], help=f"passes over them (default {d['epochs']})")
+    parser.add_argument("--lr", type=RANGES["lr"], help=f"Adam's learning rate (default {d['lr']})")
+    parser.add_argument("--batch-size", type=RANGES["batch_size"], help=f"minibatch size (default {d['batch_size']})")
+    parser.add_argument("--value-weight", type=RANGES["value_weight"], metavar="W",
+                        help=f"of the value's squared error in the loss (default {d['value_weight']})")
+    parser.add_argument("--net", type=layer_sizes, help=f"hidden layers (default {','.join(map(str, d['net']))})")
+    parser.add_argument("--eval-games", type=RANGES["eval_games"], metavar="N",
+                        help=f"evaluation games per iteration (0: none; default {d['eval_games']})")
+    return parser
+
+
+def run_table(config: dict) -> Table:
+    """The table the run trains for."""
+    return load_game(config["game"]).table(config["players"], config["mode"])
+
+
+def check_config(config: dict) -> None:
+    """ValueError naming the first field of ``config`` (new, or read back from config.json) that no run may have."""
+    for key in DEFAULTS:
+        if key not in config:
+            raise ValueError(f"its field {key!r} is missing")
+    for key, choices in CHOICES.items():
+        if config[key] not in choices:
+            raise ValueError(f"{key} must be one of {', '.join(choices)}, got {config[key]!r}")
+    for key, bounds in RANGES.items():
+        try:
+            bounds.check(config[key])
+        except ValueError as exc:
+            raise ValueError(f"{key} {exc}") from None
+    game = load_game(config["game"])
+    if isinstance(config["players"], bool) or config["players"] not in game.player_counts:
+        raise ValueError(f"{game.title} is for {game.min_players} to {game.max_players} players, "
+                         f"got {config['players']!r}")
+    table = run_table(config)
+    problem = net_problem(config["net"], game.observation_size(table.num_players), game.num_actions)
+    if problem:
+        raise ValueError(f"--net {problem}")
+    expert = make(config["expert"], table=table)
+    if not getattr(expert, "wants_state", False) or not hasattr(expert, "last_means"):
+        raise ValueError(f"--expert {config['expert']!r} is not a search: give ismcts[:options], whose decisions "
+                         "record what it searched")
+    if config["guide"] != "never" and expert.net:
+        raise ValueError(f"--expert {config['expert']!r} names a network, but the run guides its expert with its "
+                         "own: drop net=, or give --guide never")
+    opponents = config["opponents"]
+    if not isinstance(opponents, list) or not opponents or not all(isinstance(s, str) for s in opponents):
+        raise ValueError(f"opponents must be a list of agent specs, got {opponents!r}")
+    for spec in opponents:
+        if spec != SELF:
+            make(spec, table=table)
+
+
+def configure(argv: Sequence[str] | None) -> tuple[dict, Path, bool, DirectoryLock]:
+    """The run's configuration, its directory, whether it resumes, and the lock held on the directory; exits
+    with status 2 and one line on a bad configuration or a directory in use."""
+    parser = build_parser()
+    given = vars(parser.parse_args(argv))
+    out: Path = given.pop("out")
+    resume = given.pop("resume", False)
+    if resume:
+        if not (out / "config.json").is_file():
+            parser.error(f"no run to resume in {str(out)!r} (no config.json); start one without --resume")
+        refused = sorted(set(given) - set(RESUMABLE))
+        if refused:
+            options = ", ".join("--" + key.replace("_", "-") for key in refused)
+            parser.error(f"--resume continues the run with its config.json; drop {options} "
+                         "or start a new run in another --out")
+        lock = lock_for_command(parser, out, "the run")
+        try:
+            config = Run(out).read_config()
+            if config.get("algo") != "exit":
+                raise ValueError("it is not a run of train.py --algo exit")
+            config.update(given)
+            check_config(config)
+        except (OSError, ValueError) as exc:
+            lock.release()
+            parser.error(f"{str(out / 'config.json')!r} cannot be resumed: {exc}")
+        return config, out, True, lock
+    if (out / "config.json").exists():
+        parser.error(f"{str(out)!r} already holds a run; continue it with --resume or choose another --out")
+    if "players" not in given:
+        parser.error("--players is required for a new run")
+    config = {"algo": "exit", **DEFAULTS, **given}
+    if config["seed"] is None:
+        config["seed"] = int(np.random.SeedSequence().entropy % 2**32)
+    try:
+        check_config(config)
+    except (OSError, ValueError) as exc:
+        parser.error(str(exc))
+    lock = lock_for_command(parser, out, "the run")
+    if (out / "config.json").exists():  # started while this one was checking its configuration
+        lock.release()
+        parser.error(f"{str(out)!r} already holds a run; continue it with --resume or choose another --out")
+    config["command"] = "python train.py --algo exit " + shlex.join(list(argv) if argv is not None else sys.argv[1:])
+    return config, out, False, lock
+
+
+# ---------------------------------------------------------------- labelling games
+
+
+@dataclass
+class Examples:
+    """Labelled decisions: observations, legal masks, policy targets (rows summing to 1 where ``weights`` is 1),
+    the outcome and the search's value for the deciding seat (NaN where it did not search), the game index."""
+
+    observations: np.ndarray  # float16 [n, size]
+    masks: np.ndarray         # bool [n, actions]
+    targets: np.ndarray       # float16 [n, actions]
+    weights: np.ndarray       # uint8 [n]: 1 where the policy target counts
+    outcomes: np.ndarray      # float32 [n]
+    searched: np.ndarray      # float32 [n]
+    games: np.ndarray         # int32 [n]
+
+    def __len__(self) -> int:
+        return len(self.weights)
+
+    @classmethod
+    def join(cls, parts: Sequence[Examples]) -> Examples:
+        return cls(*(np.concatenate([getattr(p, f) for p in parts]) for f in cls.__dataclass_fields__))
+
+    def save(self, path: Path) -> None:
+        """Write the examples to ``path`` (npz, written aside then renamed)."""
+        buffer = io.BytesIO()
+        np.savez_compressed(buffer, **{f: getattr(self, f) for f in self.__dataclass_fields__})
+        write_atomic(path, buffer.getvalue())
+
+    @classmethod
+    def load(cls, path: Path) -> Examples:
+        """The examples in ``path``; ValueError if it is not such a file."""
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                return cls(*(data[f] for f in cls.__dataclass_fields__))
+        except (OSError, KeyError, ValueError) as exc:
+            raise ValueError(f"{str(path)!r} is not a data file of this run ({exc})") from None
+
+    def value_targets(self, value: str) -> np.ndarray:
+        """The value target of each example (``--value``), the outcome where the search did not run."""
+        if value == "outcome":
+            return self.outcomes
+        searched = np.where(np.isnan(self.searched), self.outcomes, self.searched)
+        return searched if value == "search" else (self.outcomes + searched) / 2
+
+
+def soft_target(means: dict[int, float], size: int, temperature: float) -> np.ndarray:
+    """``softmax(means / temperature)`` over the searched actions, as a distribution over ``size`` actions."""
+    actions = np.fromiter(means, dtype=np.int64, count=len(means))
+    scaled = np.fromiter(means.values(), dtype=np.float64, count=len(means)) / temperature
+    weights = np.exp(scaled - scaled.max())
+    out = np.zeros(size, dtype=np.float32)
+    out[actions] = weights / weights.sum()
+    return out
+
+
+def game_seed(config: dict, iteration: int, game: int) -> int:
+    """The deal of game ``game`` of iteration ``iteration``."""
+    return int(np.random.SeedSequence([config["seed"], iteration, game]).generate_state(1)[0] % 2**31)
+
+
+class Labeller:
+    """Plays labelling games in one process, its environment and agents made once (each spec once per seat)."""
+
+    def __init__(self, config: dict) -> None:
+        self.config = config
+        self.table = run_table(config)
+        self.env = sobek_env.env(game=self.table.game, num_players=self.table.num_players,
+                                 observation_mode=self.table.observation_mode)
+        self.agents: dict[tuple[str, int], Any] = {}
+        self.heuristic = make("heuristic", table=self.table) if config["early"] == "heuristic" else None
+
+    def agent(self, spec: str, seat: int) -> Any:
+        key = (spec, seat)
+        if key not in self.agents:
+            self.agents[key] = make(spec, table=self.table)
+        return self.agents[key]
+
+    def play(self, iteration: int, game: int, expert: str) -> Examples:
+        """Game ``game`` of ``iteration``, the learner's seat played by ``expert``: its labelled decisions."""
+        config, table = self.config, self.table
+        n, size = table.num_players, table.game.num_actions
+        observation_size = table.game.observation_size(n)
+        seed = game_seed(config, iteration, game)
+        rng = np.random.default_rng(seed)
+        specs = [expert if seat == game % n else config["opponents"][rng.integers(len(config["opponents"]))]
+                 for seat in range(n)]
+        specs = [expert if spec == SELF else spec for spec in specs]
+        players = []
+        for seat, spec in enumerate(specs):
+            agent = self.agent(spec, seat)
+            if hasattr(agent, "seed"):
+                agent.seed(agent_seed(seed, seat))
+            players.append(agent)
+        if self.heuristic is not None and hasattr(self.heuristic, "seed"):
+            self.heuristic.seed(seed)
+        env = self.env
+        env.reset(seed=seed)
+        state = env.unwrapped.game
+        rows: list[tuple] = []
+        for _ in env.agent_iter():
+            observation, _, termination, truncation, _ = env.last()
+            if termination or truncation:
+                env.step(None)
+                continue
+            seat = state.current_player
+            agent = players[seat]
+            action = ask(agent, observation, state)
+            if specs[seat] == expert and observation["action_mask"].sum() > 1:
+                rows.append((seat, *self.label(agent, observation, action)))
+            env.step(action)
+        scale = getattr(players[game % n], "squash", REWARD_POINTS_SHARE) * table.game.score_scale
+        outcome = [math.tanh(m / scale) for m in table.game.margins(state)]
+        count = len(rows)
+        return Examples(
+            np.array([r[1] for r in rows], dtype=np.float16).reshape(count, observation_size),
+            np.array([r[2] for r in rows], dtype=bool).reshape(count, size),
+            np.array([r[3] for r in rows], dtype=np.float16).reshape(count, size),
+            np.array([r[4] for r in rows], dtype=np.uint8),
+            np.array([outcome[r[0]] for r in rows], dtype=np.float32),
+            np.array([r[5] for r in rows], dtype=np.float32),
+            np.full(count, game, dtype=np.int32))
+
+    def label(self, agent: Any, observation: dict, action: int) -> tuple:
+        """(observation, mask, policy target, its weight, the search's value) of one expert decision."""
+        size = self.table.game.num_actions
+        means, visits = agent.last_means, agent.last_visits
+        target, weight, value = np.zeros(size, dtype=np.float32), 1, math.nan
+        if means and self.config["target"] == "means":
+            target = soft_target(means, size, self.config["temperature"])
+        elif visits:
+            total = sum(visits.values())
+            for a, v in visits.items():
+                target[a] = v / total
+        elif self.heuristic is not None:
+            target[self.heuristic.act(observation)] = 1.0
+        else:
+            weight = 0
+        if means and action in means:
+            value = means[action]
+        return (np.array(observation["observation"]), np.asarray(observation["action_mask"], dtype=bool), target,
+                weight, value)
+
+
+_LABELLER: Labeller | None = None
+
+
+def _start_worker(parent: int, config: dict) -> None:
+    global _LABELLER
+    die_with_parent(parent)  # Ctrl-C is the trainer's to handle; SIGTERM ends a worker (Pool.terminate sends it)
+    torch.set_num_threads(1)
+    _LABELLER = Labeller(config)
+
+
+def _label_in_worker(task: tuple[int, int, str]) -> tuple[int, Examples]:
+    return task[1], _LABELLER.play(*task)
+
+
+def label_games(config: dict, iteration: int, expert: str, progress: bool = True) -> Examples:
+    """Play the iteration's ``config["games"]`` games on ``config["workers"]`` processes; their examples in
+    game order (the same whatever the number of workers)."""
+    tasks = [(iteration, game, expert) for game in range(config["games"])]
+    bar = tqdm(total=len(tasks), unit="game", dynamic_ncols=True, disable=not progress,
+               desc=f"iteration {iteration}/{config['iterations']}")
+    parts: dict[int, Examples] = {}
+    try:
+        if config["workers"] == 1:
+            labeller = Labeller(config)
+            for task in tasks:
+                parts[task[1]] = labeller.play(*task)
+                bar.update()
+        else:
+            # fork: the parent has set torch to one thread, so no thread pool is copied mid-work
+            context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods()
+                                                  else None)
+            pool = context.Pool(min(config["workers"], len(tasks)), _start_worker, (os.getpid(), config))
+            try:
+                for game, examples in pool.imap_unordered(_label_in_worker, tasks):
+                    parts[game] = examples
+                    bar.update()
+                pool.close()
+            except BaseException:
+                pool.terminate()
+                raise
+            finally:
+                pool.join()  # its CPU time counts in the run's from here (RUSAGE_CHILDREN)
+    finally:
+        bar.close()
+    return Examples.join([parts[i] for i in range(len(tasks))])
+
+
+# ---------------------------------------------------------------- training
+
+
+def train_net(net: PolicyValueNet, optimizer: torch.optim.Optimizer, data: Examples, config: dict,
+              iteration: int) -> dict[str, float]:
+    """``config["epochs"]`` passes of Adam over ``data`` in minibatches, seeded by the iteration; the last
+    pass's mean losses."""
+    generator = np.random.default_rng([config["seed"], iteration, 1])
+    torch.manual_seed(int(generator.integers(2**31)))
+    # kept in float16 and widened a minibatch at a time: a window of a long run holds millions of observations
+    observations, targets = torch.as_tensor(data.observations), torch.as_tensor(data.targets)
+    masks = torch.as_tensor(data.masks)
+    weights = torch.as_tensor(data.weights.astype(np.float32))
+    values = torch.as_tensor(data.value_targets(config["value"]).astype(np.float32))
+    net.train()
+    figures: dict[str, float] = {}
+    for _ in range(config["epochs"]):
+        order = generator.permutation(len(data))
+        sums = np.zeros(3)
+        for at in range(0, len(order), config["batch_size"]):
+            rows = torch.as_tensor(order[at:at + config["batch_size"]])
+            policy_loss, value_loss = losses(net, observations[rows].float(), masks[rows], targets[rows].float(),
+                                             weights[rows], values[rows])
+            loss = policy_loss + config["value_weight"] * value_loss
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            sums += (policy_loss.item() * len(rows), value_loss.item() * len(rows), len(rows))
+        figures = {"policy_loss": sums[0] / sums[2], "value_loss": sums[1] / sums[2]}
+    net.eval()
+    return figures
+
+
+def losses(net: PolicyValueNet, observations: torch.Tensor, masks: torch.Tensor, targets: torch.Tensor,
+           weights: torch.Tensor, values: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """(the cross-entropy against the policy targets, over the rows that have one; the value's squared error)."""
+    logits, predicted = net(observations)
+    cross_entropy = -(targets * masked_log_softmax(logits, masks)).sum(dim=1)
+    policy_loss = (weights * cross_entropy).sum() / weights.sum().clamp(min=1)
+    return policy_loss, torch.mean((predicted - values) ** 2)
+
+
+def measure(net: PolicyValueNet, data: Examples, value: str) -> dict[str, float]:
+    """The network's figures on examples it has not trained on: both losses, and how often its choice is the
+    target's most likely action (over the examples with a policy target)."""
+    with torch.no_grad():
+        observations = torch.as_tensor(data.observations.astype(np.float32))
+        masks = torch.as_tensor(data.masks)
+        targets = torch.as_tensor(data.targets.astype(np.float32))
+        weights = torch.as_tensor(data.weights.astype(np.float32))
+        policy_loss, value_loss = losses(net, observations, masks, targets, weights,
+                                         torch.as_tensor(data.value_targets(value).astype(np.float32)))
+        logits, _ = net(observations)
+        chosen = logits.masked_fill(~masks, -math.inf).argmax(dim=1)
+        agree = (chosen == targets.argmax(dim=1)).float()
+    counted = float(weights.sum())
+    return {"fresh_policy_loss": float(policy_loss), "fresh_value_loss": float(value_loss),
+            "fresh_agreement": float((agree * weights).sum()) / counted if counted else math.nan}
+
+
+# ---------------------------------------------------------------- evaluation
+
+
+def evaluate(config: dict, path: Path) -> dict[str, float]:
+    """The network at ``path`` alone against heuristics, paired with the heuristic in its seats on the same deals,
+    and against random: its shares of the wins, intervals and the paired difference."""
+    n, games = config["players"], config["eval_games"]
+    games -= games % n  # seats rotate: a multiple of the players
+    if games <= 0:
+        return {}
+    common = {"game": config["game"], "seed": config["eval_seed"], "observation_mode": config["mode"],
+              "workers": config["workers"]}
+    learner = f"net:{path}"
+    rows: dict[str, float] = {"eval_games": games}
+    tested = play_tournament([learner, *["heuristic"] * (n - 1)], games, **common)
+    baseline = play_tournament(["heuristic"] * n, games, **common)
+    paired = compare({r.index: r for r in tested}, {r.index: r for r in baseline}, 0)
+    rows.update(heuristic_share=paired.share, heuristic_low=paired.low, heuristic_high=paired.high,
+                heuristic_baseline=paired.baseline_share, paired_difference=paired.difference,
+                paired_margin=paired.margin)
+    against_random = play_tournament([learner, *["random"] * (n - 1)], games, **common)
+    wins = sum(1 / len(r.winners) for r in against_random if r.seat_of(0) in r.winners)
+    low, high = wilson_interval(wins, games)
+    rows.update(random_share=wins / games, random_low=low, random_high=high)
+    return rows
+
+
+# ---------------------------------------------------------------- the run
+
+
+def cpu_seconds() -> float:
+    """CPU seconds of this process and of its children that ended (the labelling and evaluation workers)."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
+
+
+class ExitRun(Run):
+    """The run directory (see the module docstring): :class:`~agents.training.rundir.Run`'s config.json and
+    eval.csv, with iterations' data files, networks and checkpoints."""
+
+    def data(self, iteration: int) -> Path:
+        return self.out / "data" / f"iter_{iteration:04d}.npz"
+
+    def net(self, iteration: int) -> Path:
+        return self.out / "nets" / f"iter_{iteration:04d}.zip"
+
+    def iteration_dirs(self) -> list[Path]:
+        return sorted(p for p in self.checkpoints.glob("iter_*[0-9]") if p.is_dir())
+
+    def save_iteration(self, iteration: int, net: PolicyValueNet, optimizer: torch.optim.Optimizer, meta: dict,
+                       state: dict) -> None:
+        """The iteration's network (nets/) and checkpoint (network, optimizer, counters), each written aside and
+        renamed; the checkpoints but the last two are removed."""
+        self.net(iteration).parent.mkdir(parents=True, exist_ok=True)
+        save_net(net, self.net(iteration), meta)
+        self.checkpoints.mkdir(parents=True, exist_ok=True)
+        final = self.checkpoints / f"iter_{iteration:04d}"
+        aside = Path(tempfile.mkdtemp(dir=self.checkpoints, prefix=f".{final.name}."))
+        save_net(net, aside / "model.zip", meta, optimizer.state_dict())
+        write_atomic(aside / "state.json", json.dumps({**state, "saved": now()}, indent=1) + "\n")
+        aside.chmod(0o755)
+        shutil.rmtree(final, ignore_errors=True)
+        aside.rename(final)
+        for old in self.iteration_dirs()[:-KEEP_CHECKPOINTS]:
+            shutil.rmtree(old)
+
+    def last_iteration(self, net: PolicyValueNet, optimizer: torch.optim.Optimizer) -> dict | None:
+        """Load the newest checkpoint that reads back whole into ``net`` and ``optimizer``; its state (None if
+        there is none), warning about each newer one that does not read."""
+        problems = []
+        for path in reversed(self.iteration_dirs()):
+            try:
+                state = read_json(path / "state.json")
+                if not isinstance(state, dict) or not isinstance(state.get("iteration"), int):
+                    raise ValueError("its state.json does not give the iteration")
+                _, tensors, optimizer_state = read_net(path / "model.zip", with_optimizer=True)
+                if optimizer_state is None:
+                    raise ValueError("its model.zip holds no optimizer state")
+                load_weights(net, tensors, path / "model.zip")
+                load_weights(optimizer, optimizer_state, path / "model.zip", "optimizer")
+            except (OSError, ValueError) as exc:
+                problems.append(f"{path.name}: {exc}")
+                print(f"warning: the checkpoint {str(path)!r} cannot be used ({exc}); trying the one before",
+                      file=sys.stderr)
+                continue
+            return state
+        if problems:
+            raise RunError(f"no usable checkpoint in {str(self.checkpoints)!r} ({'; '.join(problems)}); "
+                           "start a new run in another --out")
+        return None
+
+    def drop_evaluations_after(self, iteration: int) -> int:
+        columns, rows = self.read_evaluations()
+        kept = [r for r in rows if not r.get("iteration", "").isdigit() or int(r["iteration"]) <= iteration]
+        if len(kept) < len(rows):
+            self.write_evaluations(columns, kept)
+        return len(rows) - len(kept)
+
+
+def guided_by_net(config: dict, run: ExitRun, iteration: int) -> bool:
+    """Whether the expert of ``iteration`` is guided by the previous iteration's network (``--guide``)."""
+    if iteration == 1 or config["guide"] == "never":
+        return False
+    if config["guide"] == "always":
+        return True
+    _, rows = run.read_evaluations()
+    last = [row for row in rows if row.get("iteration") == str(iteration - 1)]
+    try:
+        return bool(last) and float(last[-1]["paired_difference"]) > 0
+    except (KeyError, ValueError):  # not evaluated (--eval-games 0): no evidence that it beats the heuristic
+        return False
+
+
+def window_data(run: ExitRun, iteration: int, window: int) -> Examples:
+    """The examples of the last ``window`` iterations up to ``iteration``."""
+    return Examples.join([Examples.load(run.data(i)) for i in range(max(1, iteration - window + 1), iteration + 1)])
+
+
+def train(config: dict, out: Path, resume: bool, progress: bool = True) -> Path:
+    """Run (or continue) expert iteration in ``out``; the final network's path."""
+    from torch.utils.tensorboard import SummaryWriter
+
+    torch.set_num_threads(1)  # small batches; and the labelling workers are forked from this process
+    run = ExitRun(out)
+    table = run_table(config)
+    torch.manual_seed(int(np.random.default_rng([config["seed"], 0]).integers(2**31)))
+    meta = net_meta(table, config["net"], {key: value for key, value in config.items() if key != "starts"})
+    net = new_net(meta)
+    optimizer = torch.optim.Adam(net.parameters(), lr=config["lr"])
+    state = run.last_iteration(net, optimizer) if resume else None
+    done = state["iteration"] if state else 0
+    spent = float(state.get("cpu_seconds", 0.0)) if state else 0.0
+    decisions = int(state.get("decisions", 0)) if state else 0
+    config.setdefault("starts", []).append({"iteration": done, "workers": config["workers"], "time": now()})
+    config["versions"] = {"python": platform.python_version(), "torch": torch.__version__, "numpy": np.__version__}
+    run.write_config(config)
+    if run.drop_evaluations_after(done):
+        print(f"eval.csv: removed the evaluations after iteration {done}, which this run makes again")
+    if state:
+        print(f"resuming after iteration {done} ({decisions:,} decisions labelled, "
+              f"{spent / 3600:.2f} CPU hours so far)")
+    start = cpu_seconds()
+    writer = SummaryWriter(str(out / "tb"))
+    try:
+        for iteration in range(done + 1, config["iterations"] + 1):
+            expert = config["expert"]
+            if guided_by_net(config, run, iteration):
+                expert = with_option(expert, "net", str(run.net(iteration - 1).resolve()))
+            if run.data(iteration).is_file():  # labelled before the run stopped: the same games again otherwise
+                data = Examples.load(run.data(iteration))
+            else:
+                data = label_games(config, iteration, expert, progress)
+                run.data(iteration).parent.mkdir(parents=True, exist_ok=True)
+                data.save(run.data(iteration))
+            fresh = measure(net, data, config["value"])
+            figures = train_net(net, optimizer, window_data(run, iteration, config["window"]), config, iteration)
+            decisions += len(data)
+            cpu = spent + cpu_seconds() - start
+            config["cpu_hours"] = round(cpu / 3600, 4)
+            meta = net_meta(table, config["net"], {key: value for key, value in config.items() if key != "starts"})
+            run.save_iteration(iteration, net, optimizer, meta,
+                               {"iteration": iteration, "decisions": decisions, "cpu_seconds": cpu})
+            run.write_config(config)
+            row: dict[str, Any] = {"iteration": iteration, "expert": expert, "decisions": decisions,
+                                   "examples": len(data), **fresh, **figures}
+            row.update(evaluate(config, run.net(iteration)))
+            row["cpu_hours"] = round((spent + cpu_seconds() - start) / 3600, 4)
+            run.log_eval(row)
+            for key, value in row.items():
+                if key != "iteration" and isinstance(value, (int, float)) and math.isfinite(value):
+                    writer.add_scalar(f"exit/{key}", value, iteration)
+            writer.flush()
+            tqdm.write(summary(row))
+    finally:
+        writer.close()
+    final = out / "model.zip"
+    shutil.copyfile(run.net(max(done, config["iterations"])), final)
+    print(f"network saved to {final}; play it as net:{final}")
+    return final
+
+
+def summary(row: dict[str, Any]) -> str:
+    """An iteration's figures in one line."""
+    text = (f"iteration {row['iteration']}: {row['examples']:,} examples, agreement with the expert before training "
+            f"{row['fresh_agreement']:.3f}, losses {row['policy_loss']:.3f} / {row['value_loss']:.3f}")
+    if "heuristic_share" in row:
+        text += (f"; alone vs heuristic {row['heuristic_share']:.3f} [{row['heuristic_low']:.3f}, "
+                 f"{row['heuristic_high']:.3f}] (the heuristic {row['heuristic_baseline']:.3f} in its seats, "
+                 f"{row['paired_difference']:+.3f} ± {row['paired_margin']:.3f}), vs random {row['random_share']:.3f}")
+    return text + f"; {row['cpu_hours']:.3f} CPU hours"
+
+
+def resume_hint(out: Path) -> str:
+    """How to continue the run in ``out``."""
+    done = ExitRun(out).iteration_dirs()
+    where = f"iteration {int(done[-1].name.removeprefix('iter_'))}" if done else "the start"
+    return f"python train.py --algo exit --out {out} --resume continues after {where}"
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """The command line (see the module docstring)."""
+    config, out, resume, lock = configure(argv)
+    try:
+        with sigterm_as_interrupt():
+            train(config, out, resume)
+    except RunError as exc:
+        print(f"train.py: error: {exc}", file=sys.stderr)
+        sys.exit(2)
+    except KeyboardInterrupt as exc:
+        what, status = stopped_by(exc)
+        print(f"{what}; {resume_hint(out)}", file=sys.stderr)
+        sys.exit(status)
+    finally:
+        lock.release()
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

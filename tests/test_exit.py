@@ -1,0 +1,188 @@
+"""Expert iteration (agents/training/exit.py): labels, data files, training, evaluation, resuming, refusals."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+from processes import children, group, wait_for
+
+import agents
+from agents.players.net import read_net
+from agents.training.exit import DEFAULTS, Examples, ExitRun, Labeller, guided_by_net, soft_target
+from agents.training.sb3 import main as train_main
+
+ROOT = Path(__file__).resolve().parent.parent
+TINY = ["--game", "sobek", "--players", "2", "--games", "2", "--net", "16", "--eval-games", "4", "--seed", "7",
+        "--expert", "ismcts:simulations=2", "--epochs", "2", "--batch-size", "64"]
+
+
+def run(*args: str) -> None:
+    train_main(["--algo", "exit", *args])
+
+
+def data_of(out: Path, iteration: int) -> Examples:
+    return Examples.load(out / "data" / f"iter_{iteration:04d}.npz")
+
+
+def test_soft_targets_are_a_softmax_of_the_means_over_the_searched_actions() -> None:
+    target = soft_target({3: 0.1, 5: 0.0, 9: -0.2}, 12, 0.1)
+    weights = np.exp(np.array([0.1, 0.0, -0.2]) / 0.1)
+    assert np.allclose(target[[3, 5, 9]], weights / weights.sum())
+    assert target.sum() == pytest.approx(1) and np.count_nonzero(target) == 3
+
+
+def test_kleopatra_games_are_labelled_where_the_search_ran_and_by_the_heuristic_before() -> None:
+    config = {**DEFAULTS, "game": "kleopatra", "players": 3, "seed": 1, "opponents": ["heuristic"],
+              "expert": "ismcts:simulations=2"}
+    examples = Labeller(config).play(1, 0, config["expert"])
+    searched = ~np.isnan(examples.searched)
+    assert len(examples) > 20 and searched.any() and not searched.all()
+    assert examples.observations.dtype == np.float16 and examples.observations.shape[1] == 949
+    targets = examples.targets.astype(np.float32)
+    assert np.allclose(targets.sum(axis=1), 1, atol=1e-2)  # each decision has a target: the search's or the heuristic's
+    assert not (targets > 0)[~examples.masks].any()  # only legal actions are targets
+    one_hot = np.isclose(targets.max(axis=1), 1, atol=1e-3)
+    assert one_hot[~searched].all()  # before the late game: the heuristic's choice
+    assert (np.abs(examples.outcomes) <= 1).all() and len(set(examples.outcomes.tolist())) == 1  # one seat's outcome
+
+
+def test_skipped_early_decisions_carry_no_policy_target() -> None:
+    config = {**DEFAULTS, "players": 2, "seed": 1, "opponents": ["heuristic"], "expert": "ismcts:simulations=2",
+              "early": "skip"}
+    examples = Labeller(config).play(1, 1, config["expert"])
+    searched = ~np.isnan(examples.searched)
+    assert (examples.weights == searched).all()
+    assert (examples.targets[~searched] == 0).all()
+
+
+def test_a_run_labels_trains_evaluates_and_guides_the_next_iteration(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    run(*TINY, "--iterations", "2", "--guide", "always", "--out", str(out))
+    for iteration in (1, 2):
+        data = data_of(out, iteration)
+        assert len(data) > 50 and data.observations.dtype == np.float16
+    with (out / "eval.csv").open(newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert len(rows) == 2
+    for column in ("heuristic_share", "heuristic_baseline", "paired_difference", "random_share", "fresh_agreement",
+                   "cpu_hours"):
+        assert all(0 <= abs(float(row[column])) <= 1 for row in rows)
+    experts = [row["expert"] for row in rows]
+    assert experts[0] == "ismcts:simulations=2" and f"net={out.resolve() / 'nets' / 'iter_0001.zip'}" in experts[1]
+    config = json.loads((out / "config.json").read_text())
+    assert config["algo"] == "exit" and config["cpu_hours"] > 0 and config["command"].startswith("python train.py")
+    meta, _, _ = read_net(out / "model.zip")
+    assert meta["features"] == "raw" and meta["training"]["seed"] == 7
+    assert agents.make(f"net:{out / 'model.zip'}", game="sobek", num_players=2).name == "net"
+    assert list((out / "tb").iterdir())
+
+
+def test_by_default_a_network_guides_only_once_it_has_beaten_the_heuristic(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    run(*TINY, "--iterations", "2", "--out", str(out))
+    with (out / "eval.csv").open(newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert float(rows[0]["paired_difference"]) <= 0  # a tiny network: the heuristic's guidance stays
+    assert [row["expert"] for row in rows] == ["ismcts:simulations=2"] * 2
+
+
+def test_auto_guidance_reads_the_previous_iteration_s_paired_difference(tmp_path: Path) -> None:
+    run_dir = ExitRun(tmp_path)
+    config = {**DEFAULTS, "guide": "auto"}
+    for difference, guided in (("0.02", True), ("0.0", False), ("-0.1", False), ("", False)):
+        run_dir.write_evaluations(["iteration", "paired_difference"],
+                                  [{"iteration": "1", "paired_difference": difference}])
+        assert guided_by_net(config, run_dir, 2) is guided
+        assert guided_by_net({**config, "guide": "never"}, run_dir, 2) is False
+        assert guided_by_net({**config, "guide": "always"}, run_dir, 2) is True
+    assert guided_by_net({**config, "guide": "always"}, run_dir, 1) is False  # no network yet
+
+
+def weights(path: Path) -> dict[str, torch.Tensor]:
+    return read_net(path)[1]
+
+
+def test_the_same_seed_gives_the_same_run_on_more_workers_and_across_a_resume(tmp_path: Path) -> None:
+    straight, resumed = tmp_path / "straight", tmp_path / "resumed"
+    run(*TINY, "--iterations", "2", "--eval-games", "0", "--out", str(straight))
+    run(*TINY, "--iterations", "1", "--eval-games", "0", "--workers", "2", "--out", str(resumed))
+    run("--out", str(resumed), "--resume", "--iterations", "2")
+    for iteration in (1, 2):
+        a, b = data_of(straight, iteration), data_of(resumed, iteration)
+        for field in Examples.__dataclass_fields__:
+            assert np.array_equal(getattr(a, field), getattr(b, field), equal_nan=True), field
+    first, second = weights(straight / "model.zip"), weights(resumed / "model.zip")
+    assert first.keys() == second.keys() and all(torch.equal(first[k], second[k]) for k in first)
+    starts = json.loads((resumed / "config.json").read_text())["starts"]
+    assert [s["iteration"] for s in starts] == [0, 1]
+
+
+def test_resuming_passes_over_a_damaged_checkpoint_to_the_one_before(tmp_path: Path, capsys) -> None:
+    out = tmp_path / "run"
+    run(*TINY, "--iterations", "2", "--eval-games", "0", "--out", str(out))
+    (out / "checkpoints" / "iter_0002" / "model.zip").write_bytes(b"not a zip")
+    capsys.readouterr()
+    run("--out", str(out), "--resume")
+    captured = capsys.readouterr()
+    assert "iter_0002' cannot be used" in captured.err and "resuming after iteration 1" in captured.out
+    assert "iteration 2:" in captured.out  # made again, from its data file
+    assert (out / "checkpoints" / "iter_0002" / "model.zip").read_bytes()[:2] == b"PK"
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--expert", "heuristic"], "--expert 'heuristic' is not a search"),
+    (["--opponents", "nobody"], "unknown agent 'nobody'"),
+    (["--net", "0"], "must be comma-separated positive layer sizes"),
+    (["--players", "5"], "Sobek is for 2 to 4 players, got 5"),
+])
+def test_bad_options_stop_with_one_line_and_write_nothing(tmp_path: Path, capsys, args: list[str],
+                                                           message: str) -> None:
+    out = tmp_path / "run"
+    with pytest.raises(SystemExit) as stop:
+        run(*TINY, *args, "--out", str(out))
+    assert stop.value.code == 2
+    error = capsys.readouterr().err.strip()
+    assert len(error.splitlines()) == 1 and message in error
+    assert not (out / "config.json").exists()
+
+
+def test_resuming_refuses_a_changed_option_and_a_missing_run(tmp_path: Path, capsys) -> None:
+    out = tmp_path / "run"
+    run(*TINY, "--iterations", "1", "--eval-games", "0", "--out", str(out))
+    capsys.readouterr()
+    for args, message in ((["--out", str(out), "--resume", "--lr", "0.1"], "drop --lr"),
+                          (["--out", str(tmp_path / "none"), "--resume"], "no run to resume")):
+        with pytest.raises(SystemExit):
+            run(*args)
+        error = capsys.readouterr().err.strip()
+        assert len(error.splitlines()) == 1 and message in error
+
+
+def test_sigterm_stops_the_run_leaving_no_worker_and_nothing_half_written(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    process = subprocess.Popen([sys.executable, "train.py", "--algo", "exit", *TINY, "--games", "400", "--workers", "2",
+                                "--iterations", "2", "--out", str(out)], cwd=ROOT, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        wait_for(lambda: len(children(process.pid)) == 2 or process.poll() is not None, 120, "the labelling workers")
+        time.sleep(1)
+        os.kill(process.pid, signal.SIGTERM)
+        _, stderr = process.communicate(timeout=60)
+    finally:
+        for pid in group(process.pid):
+            os.kill(pid, signal.SIGKILL)
+    assert process.returncode == 143, stderr
+    assert "stopped by SIGTERM" in stderr and "--resume continues after the start" in stderr
+    wait_for(lambda: not group(process.pid), 10, "the workers to end")
+    assert not (out / "data").exists()  # an iteration's games are kept whole or not at all
+    assert json.loads((out / "config.json").read_text())["starts"][0]["iteration"] == 0
