@@ -108,7 +108,7 @@ def describe(s: GameState, action: int) -> str:
         if isinstance(pending, Merchant):
             return f"take {taken} from Nile position {position}, with no corruption (Merchant)"
         skipped = s.nile[:position]
-        corrupt = f"; {', '.join(nile_card(k) for k in skipped)} go to your corruption pile" if skipped else \
+        corrupt = f"; {_skipped(skipped)} to your corruption pile" if skipped else \
             "; nothing goes to your corruption pile"
         return f"take {taken} from Nile position {position}{corrupt}"
     if prefix == "character":
@@ -189,7 +189,7 @@ def seen(s: GameState, action: int, seat: int) -> str | None:
         if isinstance(pending, Merchant):
             return f"takes {taken} from Nile position {position} (Merchant)"
         skipped = s.nile[:position]
-        corrupt = f"; {', '.join(nile_card(k) for k in skipped)} go to the corruption pile" if skipped else ""
+        corrupt = f"; {_skipped(skipped)} to the corruption pile" if skipped else ""
         return f"takes {taken} from Nile position {position}{corrupt}"
     if prefix == "card" and isinstance(pending, Scribe):
         return "puts a card from the hand into the corruption pile (Scribe)"
@@ -210,3 +210,8 @@ def seen(s: GameState, action: int, seat: int) -> str | None:
     if verb in third:
         return f"{third[verb]} {rest}"
     return said
+
+
+def _skipped(kinds: list[int]) -> str:
+    """The Nile cards passed over by a take, and their verb: "ivory (scarabs) goes", "fish, wheat go"."""
+    return f"{', '.join(nile_card(k) for k in kinds)} {'goes' if len(kinds) == 1 else 'go'}"
