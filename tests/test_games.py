@@ -73,3 +73,13 @@ def test_no_module_finds_a_game_by_formatting_its_name() -> None:
     found = [f"{p.relative_to(ROOT)}:{n}" for p in sources for n, line in enumerate(p.read_text().splitlines(), 1)
              if pattern.search(line)]
     assert not found, f"module names built from a game's name: {', '.join(found)}"
+
+
+def test_the_games_are_listed_in_the_order_they_joined(tmp_path) -> None:
+    """GAMES follows each versioned module's JOINED (read without importing it), by name where one has none."""
+    assert GAMES == ("sobek", "kleopatra")
+    for name, joined in (("zeta", "JOINED = 1\n"), ("alpha", "JOINED = 2\n"), ("beta", "")):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "__init__.py").write_text("")
+        (tmp_path / f"{name}_v1.py").write_text("raise ImportError('never imported')\n" + joined)
+    assert list(discover(tmp_path, "fake")) == ["zeta", "alpha", "beta"]

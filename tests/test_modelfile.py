@@ -222,7 +222,7 @@ def test_a_network_too_large_to_build_is_refused_before_it_is_built(tmp_path: Pa
 @pytest.mark.parametrize(("change", "message"), [
     ({"num_player": 2}, r"field 'num_player' is not a field of a sobek-ppo/2 model \(misspelt\?\)"),
     ({"observation_size": None}, r"field 'observation_size' is missing"),
-    ({"game": "chess"}, r"field 'game' is game='chess', not one of kleopatra, sobek"),
+    ({"game": "chess"}, r"field 'game' is game='chess', not one of sobek, kleopatra"),
     ({"num_players": True}, r"field 'num_players' must be an integer from 2 to 4, got True"),
     ({"observation_mode": "omniscient"}, r"field 'observation_mode' is observation_mode='omniscient'"),
     ({"action_count": 77}, r"field 'action_count' must be an integer from 76 to 76"),

@@ -179,7 +179,7 @@ def test_a_maskable_ppo_model_and_an_rllib_policy_each_name_the_spec_that_plays_
 @pytest.mark.parametrize(("change", "message"), [
     ({"num_player": 2}, r"field 'num_player' is not a field of a sobek-rllib/1 model \(misspelt\?\)"),
     ({"observation_size": None}, r"field 'observation_size' is missing"),
-    ({"game": "chess"}, r"field 'game' is game='chess', not one of kleopatra, sobek"),
+    ({"game": "chess"}, r"field 'game' is game='chess', not one of sobek, kleopatra"),
     ({"num_players": True}, r"field 'num_players' must be an integer from 2 to 4, got True"),
     ({"observation_size": 700}, r"reads vectors of shape \(700,\) but Sobek now gives \(692,\)"),
     ({"action_count": 77}, r"field 'action_count' must be an integer from 76 to 76"),
