@@ -10,12 +10,16 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 import uvicorn
-from playwright.sync_api import Browser, Page, sync_playwright
 
 from agents.apps.web.app import Settings, create_app
+
+if TYPE_CHECKING:  # Playwright is imported by the fixtures: pytest 7 loads this file at the start of any run
+    # from the project's root (conftests of test* folders), where the suite's venv has no Playwright
+    from playwright.sync_api import Browser, Page
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = ("chromium", "chromium-browser")
@@ -48,6 +52,8 @@ def server(tmp_path_factory) -> Iterator[str]:
 def browser() -> Iterator[Browser]:
     executable = next((shutil.which(name) for name in CHROMIUM if shutil.which(name)), None)
     assert executable, "no Chromium here: make test-web installs Debian's package (apt-get install chromium)"
+    from playwright.sync_api import sync_playwright
+
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=executable, args=["--no-sandbox"])
         yield browser
