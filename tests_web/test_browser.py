@@ -186,6 +186,7 @@ def test_a_replay_file_opens_from_the_start_page(page: Page, server, tmp_path) -
     page.goto(address(server) + "/")
     page.set_input_files("#replay-file", str(path))
     page.wait_for_selector(".replay")
+    page.wait_for_load_state("load")  # its script listens for the keys: a key pressed before it loads is lost
     expect(page.locator(".replay")).to_have_attribute("data-steps", str(len(replay.actions)))
     page.keyboard.press("ArrowRight")
     expect(page.locator(".replay")).to_have_attribute("data-step", "1")
