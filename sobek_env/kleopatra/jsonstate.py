@@ -495,14 +495,19 @@ def _check_end(s: GameState) -> None:
 
 
 def _check_statistics(s: GameState) -> None:
-    """The statistics within what the table shows: elements built within the palace, ceremonies won within
-    the last ceremony (play keeps both: it adds to the two sides together)."""
+    """The statistics within what the table shows: the elements the players built, with those of a visit to
+    the quarry still under way (its builder is credited when it ends), within the palace; ceremonies won
+    within the last ceremony (play keeps both: it adds to the two sides together, so a document within them
+    plays on to documents within them)."""
     palace = (s.walls.bit_count() + s.gate.bit_count() + s.sphinxes + s.obelisks + s.pedestal + s.throne
               + len(s.mosaics))
-    if sum(s.built_by) > palace:
-        p = next(p for p in range(s.num_players) if sum(s.built_by[:p + 1]) > palace)
-        raise strict.fail(f"players[{p}].built", f"the players built {sum(s.built_by)} elements in all, but the "
-                                                 f"palace holds {palace}")
+    visit = s.pending.resume if isinstance(s.pending, Interrupting) else s.pending
+    building = len(visit.built) if isinstance(visit, Quarry) else 0
+    if sum(s.built_by) + building > palace:
+        p = next(p for p in range(s.num_players) if sum(s.built_by[:p + 1]) + building > palace)
+        under_way = f" and {building} in the visit under way" if building else ""
+        raise strict.fail(f"players[{p}].built", f"the players built {sum(s.built_by)} elements in all"
+                                                 f"{under_way}, but the palace holds {palace}")
     for p in range(s.num_players):
         if s.ceremonies_won[p] and s.last_places is None:
             raise strict.fail(f"players[{p}].ceremonies_won", "a ceremony was won, so last_ceremony cannot be null")

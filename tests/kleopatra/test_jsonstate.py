@@ -4,6 +4,7 @@ each naming its field."""
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 
@@ -233,3 +234,23 @@ def test_statistics_within_the_table_are_accepted() -> None:
     d["players"][1]["ceremonies_won"] = 1
     s = load(d)
     assert s.built_by == [2, 0, 1] and s.ceremonies_won == [3, 1, 0]
+
+
+def test_elements_of_a_visit_under_way_count_against_the_palace() -> None:
+    """A visit to the quarry credits its builder when it ends: a document taken mid-visit whose players had
+    already built the whole palace loaded, then played on to a document the reader refused (the fuzz found
+    it by raising a player's count)."""
+    for seed in range(40):
+        s = GameState.new(3, seed=seed, engine="python")
+        rng = random.Random(seed)
+        while not s.over and not (s.pending is not None and getattr(s.pending, "built", None)):
+            s.apply(rng.choice(s.legal_actions()))
+        if s.over:
+            continue
+        d = json.loads(s.to_json())
+        building = len(d["pending"]["built"])
+        assert GameState.from_json(json.dumps(d), engine="python") == s
+        d["players"][s.current_player]["built"] += building  # the palace now holds no more than this
+        refused(d, f"players[{s.current_player}].built")
+        return
+    pytest.fail("no seeded game reached a visit to the quarry with an element built")
