@@ -25,10 +25,10 @@ register(GameAgents(
     playouts=playouts,
     native_table=native_table if NATIVE else None,
     # the heuristic's choice until Cleopatra's third step, then each action played out to the end by
-    # heuristics on the same 24 determinizations, fewer when their rollouts pass 4,000 actions
-    # (docs/search.md, "Kleopatra: searching the late game")
-    search={"mode": "paired", "simulations": 24, "rollout": "heuristic", "depth": 0, "guide": "heuristic",
-            "late": 0.6, "steps": 4000},
+    # heuristics on the same 96 determinizations, fewer when their rollouts pass 16,000 actions
+    # (docs/results/search.md, "Kleopatra: searching the late game"; 96 is the budget ladder's 4x rung)
+    search={"mode": "paired", "simulations": 96, "rollout": "heuristic", "depth": 0, "guide": "heuristic",
+            "late": 0.6, "steps": 16000},
     # budgets set for runs of one to two hours on 2 cores with the advice features (docs/kleopatra_learning.md);
     # fewer steps with more players, whose opponents act between the learner's steps
     timesteps={3: 1_000_000, 4: 800_000, 5: 600_000},

@@ -24,9 +24,10 @@ register(GameAgents(
     playouts=playouts,
     native_table=native_table if NATIVE else None,
     # the heuristic's choice for the first 30% of the game, then the paired search, which beat the tree search
-    # for less time a decision (the figures: docs/search.md, "Sobek: the paired search")
-    search={"mode": "paired", "simulations": 16, "rollout": "heuristic", "depth": 0, "guide": "heuristic",
-            "late": 0.3, "steps": 4000},
+    # for less time a decision (docs/results/search.md, "Sobek: the paired search"); 64 determinizations, the
+    # budget ladder's 4x rung, since the native playouts made them cheap ("The budget ladder")
+    search={"mode": "paired", "simulations": 64, "rollout": "heuristic", "depth": 0, "guide": "heuristic",
+            "late": 0.3, "steps": 16000},
     # budgets set for runs of about an hour on 2 cores with the advice features; fewer steps with more
     # players, whose opponents act between the learner's steps
     timesteps={2: 3_000_000, 3: 2_500_000, 4: 2_000_000},
