@@ -17,9 +17,12 @@ import torch
 from processes import children, group, wait_for
 
 import agents
+import sobek_env
 from agents.players.net import read_net
+from agents.sobek import PYTHON_BASELINES
 from agents.training.exit import DEFAULTS, Examples, ExitRun, Labeller, guided_by_net, soft_target
 from agents.training.sb3 import main as train_main
+from agents.training.warmstart import heuristic_examples
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY = ["--game", "sobek", "--players", "2", "--games", "2", "--net", "16", "--eval-games", "4", "--seed", "7",
@@ -186,3 +189,35 @@ def test_sigterm_stops_the_run_leaving_no_worker_and_nothing_half_written(tmp_pa
     wait_for(lambda: not group(process.pid), 10, "the workers to end")
     assert not (out / "data").exists()  # an iteration's games are kept whole or not at all
     assert json.loads((out / "config.json").read_text())["starts"][0]["iteration"] == 0
+
+
+def test_the_warm_start_teaches_the_heuristic_s_own_choices_on_the_raw_observation() -> None:
+    """Each example's target is the choice the Python heuristic makes on the example's observation (read back
+    from float16), its outcome the learner's squashed margin; the same seed gives the same examples."""
+    fields = heuristic_examples("sobek", 2, "original", 3000, seed=5)
+    data = Examples(**fields)
+    assert len(data) >= 3000 and data.observations.shape[1] == sobek_env.load_game("sobek").observation_size(2)
+    again = Examples(**heuristic_examples("sobek", 2, "original", 3000, seed=5))
+    for field in Examples.__dataclass_fields__:
+        assert np.array_equal(getattr(data, field), getattr(again, field), equal_nan=True), field
+    heuristic = PYTHON_BASELINES["heuristic"](sobek_env.load_game("sobek").table(2))  # the reference
+    rows = np.random.default_rng(0).choice(len(data), 300, replace=False)
+    for i in rows.tolist():
+        observation = {"observation": data.observations[i].astype(np.float32), "action_mask": data.masks[i]}
+        assert heuristic.act(observation) == int(data.targets[i].argmax()), i
+    assert set(np.unique(data.targets.sum(axis=1))) == {1.0} and data.masks.sum(axis=1).min() > 1
+    assert (np.abs(data.outcomes) <= 1).all() and len(np.unique(data.games)) > 20
+
+
+def test_a_warm_start_is_iteration_0_and_a_resume_does_not_repeat_it(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    run(*TINY, "--iterations", "1", "--warm-start", "2000", "--warm-epochs", "1", "--out", str(out))
+    with (out / "eval.csv").open(newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert [row["iteration"] for row in rows] == ["0", "1"] and rows[0]["expert"] == "heuristic (warm start)"
+    assert len(data_of(out, 0)) >= 2000 and (out / "nets" / "iter_0000.zip").is_file()
+    before = (out / "data" / "iter_0000.npz").stat().st_mtime_ns
+    run("--out", str(out), "--resume", "--iterations", "2")
+    with (out / "eval.csv").open(newline="") as handle:
+        assert [row["iteration"] for row in csv.DictReader(handle)] == ["0", "1", "2"]
+    assert (out / "data" / "iter_0000.npz").stat().st_mtime_ns == before

@@ -4,7 +4,9 @@
     python train.py --algo exit --game kleopatra --players 3 --out runs/exit-k3 --iterations 20 --workers 2
     python train.py --algo exit --out runs/exit-2p --resume
 
-Each iteration (Anthony, Tian and Barber 2017):
+Each iteration (Anthony, Tian and Barber 2017), after an optional warm start (``--warm-start N``: the network
+first learns N of the heuristic's decisions, played in the native training batch; iteration 0,
+:mod:`agents.training.warmstart`):
 
 1. **Labels.** ``--games`` games are played on ``--workers`` processes. In game g the learner's seat (g mod
    players) is played by the expert, ``--expert`` (default ``ismcts``: the game's search setting); every other
@@ -93,16 +95,19 @@ from agents.players.registry import make, with_option
 from agents.search.ismcts import REWARD_POINTS_SHARE
 from agents.tournaments.tournament import agent_seed, play_tournament, wilson_interval
 from agents.training.rundir import Run, RunError, now
+from agents.training.warmstart import heuristic_examples
 from sobek_env.env import ask
 from sobek_env.game import Table
 from sobek_env.registry import GAMES, load_game
 
+WARM_EXPERT = "heuristic (warm start)"  # iteration 0's labeller, in eval.csv
 SELF = "self"  # an opponent that is the expert itself, its decisions labelled too
 TARGETS = ("means", "visits")
 EARLY = ("heuristic", "skip")
 VALUES = ("outcome", "search", "both")
 GUIDANCE = ("auto", "always", "never")  # when the network guides the expert
 KEEP_CHECKPOINTS = 2
+MEASURED_AT_ONCE = 65_536  # examples a forward pass of measure()
 RESUMABLE = ("iterations", "workers")  # what --resume may change: a longer run, another machine
 
 DEFAULTS: dict[str, Any] = {
@@ -110,13 +115,15 @@ DEFAULTS: dict[str, Any] = {
     "workers": 1, "expert": "ismcts", "opponents": ["heuristic", SELF], "guide": "auto",
     "target": "means", "temperature": 0.05, "early": "heuristic", "value": "outcome", "window": 3,
     "epochs": 4, "lr": 1e-3, "batch_size": 256, "value_weight": 1.0, "net": [256, 256],
-    "eval_games": 120, "eval_seed": EVAL_SEED,
+    "eval_games": 120, "eval_seed": EVAL_SEED, "warm_start": 0, "warm_epochs": 3,
 }
+WARM_DEFAULTS = {"warm_start": 0, "warm_epochs": 3}  # what a run made before the warm start had
 RANGES: dict[str, Bounds] = {
     "seed": SEEDS, "iterations": Bounds(int, 1, 10**6), "games": Bounds(int, 1, 10**7), "workers": Bounds(int, 1, 256),
     "temperature": Bounds(float, 0, 100, above=True), "window": Bounds(int, 1, 1000), "epochs": Bounds(int, 1, 1000),
     "lr": LEARNING_RATES, "batch_size": Bounds(int, 1, 2**20), "value_weight": Bounds(float, 0, 100),
-    "eval_games": Bounds(int, 0, 10**6), "eval_seed": SEEDS,
+    "eval_games": Bounds(int, 0, 10**6), "eval_seed": SEEDS, "warm_start": Bounds(int, 0, 10**8),
+    "warm_epochs": Bounds(int, 1, 1000),
 }
 CHOICES: dict[str, tuple[str, ...]] = {"game": GAMES, "mode": ("original", "memory"), "target": TARGETS,
                                        "early": EARLY, "value": VALUES, "guide": GUIDANCE}
@@ -169,6 +176,11 @@ def build_parser() -> TrainingParser:
     parser.add_argument("--value-weight", type=RANGES["value_weight"], metavar="W",
                         help=f"of the value's squared error in the loss (default {d['value_weight']})")
     parser.add_argument("--net", type=layer_sizes, help=f"hidden layers (default {','.join(map(str, d['net']))})")
+    parser.add_argument("--warm-start", type=RANGES["warm_start"], metavar="N",
+                        help="first teach the network N of the heuristic's decisions, played in the native training "
+                             f"batch (iteration 0; default {d['warm_start']}: none)")
+    parser.add_argument("--warm-epochs", type=RANGES["warm_epochs"], metavar="N",
+                        help=f"passes over the warm start's decisions (default {d['warm_epochs']})")
     parser.add_argument("--eval-games", type=RANGES["eval_games"], metavar="N",
                         help=f"evaluation games per iteration (0: none; default {d['eval_games']})")
     return parser
@@ -235,6 +247,8 @@ def configure(argv: Sequence[str] | None) -> tuple[dict, Path, bool, DirectoryLo
             config = Run(out).read_config()
             if config.get("algo") != "exit":
                 raise ValueError("it is not a run of train.py --algo exit")
+            for key, value in WARM_DEFAULTS.items():
+                config.setdefault(key, value)
             config.update(given)
             check_config(config)
         except (OSError, ValueError) as exc:
@@ -455,9 +469,9 @@ def label_games(config: dict, iteration: int, expert: str, progress: bool = True
 
 
 def train_net(net: PolicyValueNet, optimizer: torch.optim.Optimizer, data: Examples, config: dict,
-              iteration: int) -> dict[str, float]:
-    """``config["epochs"]`` passes of Adam over ``data`` in minibatches, seeded by the iteration; the last
-    pass's mean losses."""
+              iteration: int, epochs: int | None = None) -> dict[str, float]:
+    """``epochs`` (default ``config["epochs"]``) passes of Adam over ``data`` in minibatches, seeded by the
+    iteration; the last pass's mean losses."""
     generator = np.random.default_rng([config["seed"], iteration, 1])
     torch.manual_seed(int(generator.integers(2**31)))
     # kept in float16 and widened a minibatch at a time: a window of a long run holds millions of observations
@@ -467,7 +481,7 @@ def train_net(net: PolicyValueNet, optimizer: torch.optim.Optimizer, data: Examp
     values = torch.as_tensor(data.value_targets(config["value"]).astype(np.float32))
     net.train()
     figures: dict[str, float] = {}
-    for _ in range(config["epochs"]):
+    for _ in range(config["epochs"] if epochs is None else epochs):
         order = generator.permutation(len(data))
         sums = np.zeros(3)
         for at in range(0, len(order), config["batch_size"]):
@@ -495,20 +509,28 @@ def losses(net: PolicyValueNet, observations: torch.Tensor, masks: torch.Tensor,
 
 def measure(net: PolicyValueNet, data: Examples, value: str) -> dict[str, float]:
     """The network's figures on examples it has not trained on: both losses, and how often its choice is the
-    target's most likely action (over the examples with a policy target)."""
+    target's most likely action (over the examples with a policy target); in slices, a warm start's millions
+    of examples included."""
+    sums = np.zeros(4)  # policy loss x weight, value loss x rows, agreements x weight, weights
+    values = data.value_targets(value)
     with torch.no_grad():
-        observations = torch.as_tensor(data.observations.astype(np.float32))
-        masks = torch.as_tensor(data.masks)
-        targets = torch.as_tensor(data.targets.astype(np.float32))
-        weights = torch.as_tensor(data.weights.astype(np.float32))
-        policy_loss, value_loss = losses(net, observations, masks, targets, weights,
-                                         torch.as_tensor(data.value_targets(value).astype(np.float32)))
-        logits, _ = net(observations)
-        chosen = logits.masked_fill(~masks, -math.inf).argmax(dim=1)
-        agree = (chosen == targets.argmax(dim=1)).float()
-    counted = float(weights.sum())
-    return {"fresh_policy_loss": float(policy_loss), "fresh_value_loss": float(value_loss),
-            "fresh_agreement": float((agree * weights).sum()) / counted if counted else math.nan}
+        for at in range(0, len(data), MEASURED_AT_ONCE):
+            rows = slice(at, at + MEASURED_AT_ONCE)
+            observations = torch.as_tensor(data.observations[rows].astype(np.float32))
+            masks = torch.as_tensor(data.masks[rows])
+            targets = torch.as_tensor(data.targets[rows].astype(np.float32))
+            weights = torch.as_tensor(data.weights[rows].astype(np.float32))
+            policy_loss, value_loss = losses(net, observations, masks, targets, weights,
+                                             torch.as_tensor(values[rows].astype(np.float32)))
+            logits, _ = net(observations)
+            chosen = logits.masked_fill(~masks, -math.inf).argmax(dim=1)
+            agree = (chosen == targets.argmax(dim=1)).float()
+            counted = float(weights.sum())
+            sums += (float(policy_loss) * max(counted, 1), float(value_loss) * len(weights),
+                     float((agree * weights).sum()), counted)
+    rows_total = max(len(data), 1)
+    return {"fresh_policy_loss": sums[0] / max(sums[3], 1), "fresh_value_loss": sums[1] / rows_total,
+            "fresh_agreement": sums[2] / sums[3] if sums[3] else math.nan}
 
 
 # ---------------------------------------------------------------- evaluation
@@ -612,7 +634,7 @@ class ExitRun(Run):
 
 def guided_by_net(config: dict, run: ExitRun, iteration: int) -> bool:
     """Whether the expert of ``iteration`` is guided by the previous iteration's network (``--guide``)."""
-    if iteration == 1 or config["guide"] == "never":
+    if config["guide"] == "never" or (iteration == 1 and not run.net(0).is_file()):  # no network yet
         return False
     if config["guide"] == "always":
         return True
@@ -654,7 +676,41 @@ def train(config: dict, out: Path, resume: bool, progress: bool = True) -> Path:
               f"{spent / 3600:.2f} CPU hours so far)")
     start = cpu_seconds()
     writer = SummaryWriter(str(out / "tb"))
+
+    def close_iteration(iteration: int, expert: str, data: Examples, fresh: dict, figures: dict) -> None:
+        """Save the iteration's network and checkpoint, evaluate it, log its row."""
+        nonlocal decisions
+        decisions += len(data)
+        cpu = spent + cpu_seconds() - start
+        config["cpu_hours"] = round(cpu / 3600, 4)
+        meta = net_meta(table, config["net"], {key: value for key, value in config.items() if key != "starts"})
+        run.save_iteration(iteration, net, optimizer, meta,
+                           {"iteration": iteration, "decisions": decisions, "cpu_seconds": cpu})
+        run.write_config(config)
+        row: dict[str, Any] = {"iteration": iteration, "expert": expert, "decisions": decisions,
+                               "examples": len(data), **fresh, **figures}
+        row.update(evaluate(config, run.net(iteration)))
+        row["cpu_hours"] = round((spent + cpu_seconds() - start) / 3600, 4)
+        run.log_eval(row)
+        for key, value in row.items():
+            if key != "iteration" and isinstance(value, (int, float)) and math.isfinite(value):
+                writer.add_scalar(f"exit/{key}", value, iteration)
+        writer.flush()
+        tqdm.write(summary(row))
+
     try:
+        if state is None and config["warm_start"]:  # iteration 0: the heuristic's play, in bulk
+            if run.data(0).is_file():
+                data = Examples.load(run.data(0))
+            else:
+                data = Examples(**heuristic_examples(
+                    config["game"], config["players"], config["mode"], config["warm_start"],
+                    int(np.random.default_rng([config["seed"], 0, 2]).integers(2**62))))
+                run.data(0).parent.mkdir(parents=True, exist_ok=True)
+                data.save(run.data(0))
+            fresh = measure(net, data, config["value"])
+            figures = train_net(net, optimizer, data, config, 0, config["warm_epochs"])
+            close_iteration(0, WARM_EXPERT, data, fresh, figures)
         for iteration in range(done + 1, config["iterations"] + 1):
             expert = config["expert"]
             if guided_by_net(config, run, iteration):
@@ -667,23 +723,7 @@ def train(config: dict, out: Path, resume: bool, progress: bool = True) -> Path:
                 data.save(run.data(iteration))
             fresh = measure(net, data, config["value"])
             figures = train_net(net, optimizer, window_data(run, iteration, config["window"]), config, iteration)
-            decisions += len(data)
-            cpu = spent + cpu_seconds() - start
-            config["cpu_hours"] = round(cpu / 3600, 4)
-            meta = net_meta(table, config["net"], {key: value for key, value in config.items() if key != "starts"})
-            run.save_iteration(iteration, net, optimizer, meta,
-                               {"iteration": iteration, "decisions": decisions, "cpu_seconds": cpu})
-            run.write_config(config)
-            row: dict[str, Any] = {"iteration": iteration, "expert": expert, "decisions": decisions,
-                                   "examples": len(data), **fresh, **figures}
-            row.update(evaluate(config, run.net(iteration)))
-            row["cpu_hours"] = round((spent + cpu_seconds() - start) / 3600, 4)
-            run.log_eval(row)
-            for key, value in row.items():
-                if key != "iteration" and isinstance(value, (int, float)) and math.isfinite(value):
-                    writer.add_scalar(f"exit/{key}", value, iteration)
-            writer.flush()
-            tqdm.write(summary(row))
+            close_iteration(iteration, expert, data, fresh, figures)
     finally:
         writer.close()
     final = out / "model.zip"

@@ -1,0 +1,76 @@
+"""The heuristic's decisions in bulk, for an expert-iteration network's first lessons (``--warm-start N``).
+
+The search labels a few hundred thousand decisions an hour; the native training batch plays the heuristic
+about a hundred times as many. So a run may first teach its network the heuristic's play, then let the search
+correct it: :func:`heuristic_examples` steps the batch with the heuristic in every other seat and the learner's
+seat following the advice the batch writes for it (the heuristic's choice, the same as
+:class:`agents.players.features.Featurizer` writes), and keeps each of the learner's decisions with a choice:
+its raw observation (the network never reads the advice), its mask, the heuristic's action as the policy
+target and the game's outcome for that seat as the value target, squashed as the search squashes its rewards.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from agents.players.features import Featurizer
+from agents.search.ismcts import REWARD_POINTS_SHARE
+from agents.training.batched import NativeTrainingEnv, native_possible
+from sobek_env.registry import load_game
+
+ADVICE = "advice"
+NUM_GAMES = 256  # games stepped together
+
+
+def heuristic_examples(game: str, players: int, mode: str, decisions: int, seed: int) -> dict[str, np.ndarray]:
+    """At least ``decisions`` of the heuristic's decisions with a choice, whole games only, as the fields of
+    :class:`agents.training.exit.Examples`; ValueError where the native training batch was not built."""
+    config = {"game": game, "players": players, "mode": mode, "reward": "win", "features": ADVICE,
+              "pool": [("heuristic", 1.0)]}
+    if not native_possible(config):
+        raise ValueError("--warm-start plays the heuristic in the native training batch, which was not built "
+                         "(or SOBEK_PURE_PYTHON asks for Python)")
+    table = load_game(game).table(players, mode)
+    featurize = Featurizer(ADVICE, table)
+    base, (low, high) = featurize.base, featurize.advice_slice
+    scale = REWARD_POINTS_SHARE * table.game.score_scale
+    env = NativeTrainingEnv(config, NUM_GAMES, seed=seed)
+    rows = env.reset()
+    game_of = np.arange(NUM_GAMES)  # the game each slot plays, numbered as dealt
+    dealt = NUM_GAMES
+    outcomes: dict[int, float] = {}  # the learner's outcome of each game ended
+    chunks: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
+    kept = 0  # decisions of the games ended
+    per_game = np.zeros(NUM_GAMES, dtype=np.int64)  # decisions so far of each slot's game
+    try:
+        while kept < decisions:
+            masks = env.action_masks()
+            advice = rows[:, low:high]
+            actions = np.where(advice.any(axis=1), advice.argmax(axis=1), masks.argmax(axis=1))
+            choice = masks.sum(axis=1) > 1
+            chunks.append((rows[choice, :base].astype(np.float16), masks[choice], actions[choice].astype(np.int16),
+                           game_of[choice].astype(np.int32)))
+            per_game += choice
+            rows, _, dones, infos = env.step(actions)
+            for i in np.flatnonzero(dones).tolist():
+                scores, seat = infos[i]["scores"], infos[i]["seat"]
+                margin = scores[seat] - max(s for q, s in enumerate(scores) if q != seat)
+                outcomes[int(game_of[i])] = math.tanh(margin / scale)
+                kept += int(per_game[i])
+                per_game[i] = 0
+                game_of[i] = dealt
+                dealt += 1
+    finally:
+        env.close()
+    observations, masks, actions, games = (np.concatenate(part) for part in zip(*chunks))
+    ended = np.isin(games, np.fromiter(outcomes, dtype=np.int32, count=len(outcomes)))  # unfinished games dropped
+    observations, masks, actions, games = observations[ended], masks[ended], actions[ended], games[ended]
+    count = len(games)
+    targets = np.zeros((count, table.game.num_actions), dtype=np.float16)
+    targets[np.arange(count), actions] = 1.0
+    return {"observations": observations, "masks": masks.astype(bool), "targets": targets,
+            "weights": np.ones(count, dtype=np.uint8),
+            "outcomes": np.array([outcomes[g] for g in games.tolist()], dtype=np.float32),
+            "searched": np.full(count, math.nan, dtype=np.float32), "games": games}
