@@ -141,6 +141,39 @@ def vector_loop(game: Game, num_players: int, num_envs: int = 64) -> Loop:
     return run
 
 
+def training_loop(game: Game, num_players: int, native: bool) -> Loop:
+    """The games ``train.py`` steps, heuristics in the other seats and the advice features written: natively
+    (64 games in one call) or the Python environments one by one (8 games); the learner takes its first legal
+    action."""
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    from agents.training.batched import NativeTrainingEnv
+    from agents.training.sb3 import DEFAULTS, MasksFromInfo, env_factory
+
+    config = {**DEFAULTS, "game": game.name, "players": num_players, "pool": [["heuristic", 1.0]],
+              "self_play_weight": 0.0}
+
+    def run(budget: float) -> Figure:
+        if native:
+            venv = NativeTrainingEnv(config, 64, seed=SEED)
+        else:
+            venv = MasksFromInfo(DummyVecEnv([env_factory(config, ()) for _ in range(8)]))
+            venv.seed(SEED)
+        venv.reset()
+        steps = games = 0
+        start = CLOCK()
+        while CLOCK() - start < budget or not games:
+            masks = venv.action_masks() if native else np.array(venv.masks)
+            _, _, dones, _ = venv.step(masks.argmax(axis=1))
+            steps += venv.num_envs
+            games += int(dones.sum())
+        figure = Figure(steps, games, CLOCK() - start)
+        venv.close()
+        return figure
+
+    return run
+
+
 def aec_loop(make_env: Callable[[], AECEnv]) -> Loop:
     """Random play through a PettingZoo AEC environment: ``last()`` then ``step`` with a masked action."""
 
@@ -429,6 +462,14 @@ def scaling_text(figures: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def native_possible_for(name: str, num_players: int) -> bool:
+    """Whether ``train.py`` steps this game's training games natively here."""
+    from agents.training.batched import native_possible
+    from agents.training.sb3 import DEFAULTS
+
+    return native_possible({**DEFAULTS, "game": name, "players": num_players})
+
+
 def game_rows(game: Game, breakdown: bool = False) -> list[Row]:
     """One game's loops at its default and largest table, and at every table its bars name (and, with
     ``breakdown``, the diagnostic loops)."""
@@ -455,6 +496,11 @@ def game_rows(game: Game, breakdown: bool = False) -> list[Row]:
     n = game.default_players
     out.append(Row(f"{game.name}_openspiel_{n}p", f"{game.name}: OpenSpiel bridge (pyspiel states), {n}p",
                    lambda: bridge_loop(game, n)))
+    out.append(Row(f"{game.name}_training_{n}p", f"{game.name}: train.py's games, Python envs x8, {n}p",
+                   lambda: training_loop(game, n, native=False), compare=False))
+    if "native" in game.engines and native_possible_for(game.name, n):
+        out.append(Row(f"{game.name}_native_training_{n}p", f"{game.name}: train.py's games, native x64, {n}p",
+                       lambda: training_loop(game, n, native=True), compare=False))
     out.append(Row(f"{game.name}_heuristic_{n}p", f"{game.name}: heuristic in every seat, {n}p",
                    lambda: rollout_loop(game, n), compare=False))
     native = "native" in game.engines
