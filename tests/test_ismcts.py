@@ -251,7 +251,7 @@ def test_progress_runs_from_the_deal_to_one_and_never_goes_back(game: str, num_p
     ("ismcts:late=0.5,guide=none", "give a guide, or late=0"),
     ("ismcts:steps=-5", "steps must be a whole number from 0"),
     ("ismcts:speed=3", "unknown argument 'speed'.*simulations, time, c, rollout, depth, guide, bias, squash, mode, z, "
-                       "late, steps, net, settings, seed"),
+                       "late, steps, net, top, seed, settings"),
     ("ismcts:simulations", "malformed argument"),
     ("ismcts:c=1,c=2", "given twice"),
     ("ismcts:", "ends with ':'"),

@@ -153,3 +153,35 @@ def test_the_search_refuses_a_network_of_another_table(tmp_path: Path) -> None:
     path = tiny_net(tmp_path / "net.zip", "sobek", 3)
     with pytest.raises(ValueError, match="trained for num_players=3 but this table has num_players=2"):
         agents.make(f"ismcts:net={path}", game="sobek", num_players=2)
+
+
+@pytest.mark.parametrize("top", [1, 2])
+def test_top_searches_only_the_network_s_most_probable_actions(tmp_path: Path, top: int) -> None:
+    path = tiny_net(tmp_path / "net.zip", "sobek", 2, seed=6)
+    net = agents.make(f"net:{path}", game="sobek", num_players=2)
+    search = agents.make(f"ismcts:net={path},mode=paired,late=0,simulations=3,rollout=random,depth=4,top={top}",
+                         game="sobek", num_players=2, seed=0)
+    env = sobek_env.env(game="sobek", num_players=2)
+    env.reset(seed=3)
+    state = env.unwrapped.game
+    wide = 0
+    for _ in range(40):
+        observation, *_ = env.last()
+        action = search.act(observation, state=state)
+        legal = np.flatnonzero(observation["action_mask"])
+        if len(legal) > top:
+            logits = net.logits(observation)
+            best = sorted(legal.tolist(), key=lambda a: (-logits[a], a))[:top]
+            assert sorted(search.last_means) == sorted(best) and action in best
+            wide += 1
+        env.step(action)
+    assert wide >= 5
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    ("top=2", "top=2 searches the network's most probable actions in paired mode"),
+    ("top=-1", "top must be a whole number from 0"),
+])
+def test_top_needs_a_network_in_paired_mode(options: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        agents.make(f"ismcts:mode=paired,{options}", game="sobek", num_players=2)

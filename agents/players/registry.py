@@ -5,7 +5,8 @@ Grammar: ``name[:args]``. ``random``, ``greedy`` and ``human`` (a person at the 
 ``heuristic`` takes comma-separated ``key=value`` pairs (the keyword
 arguments of the game's heuristic, e.g. ``tolerance``); ``ismcts`` takes
 ``key=value`` pairs too (``simulations``, ``time``, ``c``, ``rollout``, ``depth``, ``guide``, ``bias``,
-``squash``, ``net``, ``seed``: :class:`agents.search.ismcts.ISMCTSAgent`), over the search settings its
+``squash``, ``mode``, ``z``, ``late``, ``steps``, ``net``, ``top``, ``seed``:
+:class:`agents.search.ismcts.ISMCTSAgent`), over the search settings its
 game's package registered (:mod:`agents.games`); ``ppo`` (a model of
 ``sobek-env train``), ``rllib`` (a policy of ``sobek-env train --backend rllib``) and ``net`` (a policy-value
 network of ``sobek-env train --algo exit``, :mod:`agents.players.net`) take a
@@ -170,8 +171,7 @@ def _make_ismcts(spec: str, args: list[str], table: Table, seed: int | None) -> 
     from agents.search.ismcts import ISMCTSAgent  # the search and its numpy tree, only when one is asked for
 
     options = _pairs(spec, args)
-    known = ("simulations", "time", "c", "rollout", "depth", "guide", "bias", "squash", "mode", "z", "late", "steps",
-             "net", "settings", "seed")
+    known = (*(name for name in inspect.signature(ISMCTSAgent).parameters if name != "table"), "settings")
     unknown = [key for key in options if key not in known]
     if unknown:
         raise ValueError(f"unknown argument {unknown[0]!r} in agent spec {spec!r}; "

@@ -26,7 +26,9 @@ would take; that action is expanded first and its UCB1 score gets
 search keeps the guide's choice unless the rollouts clearly prefer another. ``net`` (the path of a
 ``net:`` model, :mod:`agents.players.net`) makes a policy-value network the guide instead of the
 baseline: its most probable legal action is the hint, one forward pass per node (expert iteration's
-search guided by its apprentice, :mod:`agents.training.exit`).
+search guided by its apprentice, :mod:`agents.training.exit`). In paired mode ``top`` makes the network a
+prior too: only its ``top`` most probable legal actions are played out, the search's effort spent where the
+network sees a choice.
 
 **Paired mode** (``mode=paired``) replaces the tree by a flat comparison on common random numbers: each
 iteration draws one determinization and one rollout seed and plays every legal root action on it, so the
@@ -114,7 +116,8 @@ class ISMCTSAgent(SeededAgent):
     iteration then plays every root action on one determinization, and another action than the guide's
     must win by ``z`` standard errors); before ``late`` (``Game.progress``), the guide's choice is played.
     ``steps`` caps the rollout actions of a decision (iterations stop once they reach it). ``net`` (a
-    ``net:`` model's path) guides in place of the ``guide`` baseline.
+    ``net:`` model's path) guides in place of the ``guide`` baseline; with ``top`` above 0 (paired mode) only
+    its ``top`` most probable legal actions are searched.
     """
 
     name = "ismcts"
@@ -125,7 +128,7 @@ class ISMCTSAgent(SeededAgent):
                  c: float = DEFAULT_C, rollout: str = "random", depth: int = DEFAULT_DEPTH,
                  guide: str = "none", bias: float = DEFAULT_BIAS, squash: float = REWARD_POINTS_SHARE,
                  mode: str = "tree", z: float = DEFAULT_Z, late: float = 0.0, steps: int = 0, net: str = "",
-                 seed: int | None = None) -> None:
+                 top: int = 0, seed: int | None = None) -> None:
         if isinstance(simulations, bool) or not isinstance(simulations, int) or simulations < 1:
             raise ValueError(f"simulations must be a whole number from 1, got {simulations!r}")
         if isinstance(time, bool) or not isinstance(time, (int, float)) or not 0 <= time < math.inf:
@@ -150,6 +153,11 @@ class ISMCTSAgent(SeededAgent):
             raise ValueError(f"late must be a share of the game from 0 to 1, got {late!r}")
         if isinstance(steps, bool) or not isinstance(steps, int) or steps < 0:
             raise ValueError(f"steps must be a whole number from 0 (0: no limit), got {steps!r}")
+        if isinstance(top, bool) or not isinstance(top, int) or top < 0:
+            raise ValueError(f"top must be a whole number from 0 (0: every legal action), got {top!r}")
+        if top and not (net and mode == "paired"):
+            raise ValueError(f"top={top} searches the network's most probable actions in paired mode: give "
+                             "net=PATH and mode=paired, or top=0")
         if late > 0 and guide == "none" and not net:
             raise ValueError(f"late={late} plays the guide's choice before the late game: give a guide, or late=0")
         super().__init__(seed, table)
@@ -170,6 +178,7 @@ class ISMCTSAgent(SeededAgent):
         self.z = float(z)
         self.late = float(late)
         self.steps = steps
+        self.top = top
         self.last_simulations = 0  # iterations of the latest decision, and its root visits per action
         self.last_visits: dict[int, int] = {}
         self.last_means: dict[int, float] = {}  # ... and the mean reward of each visited root action
@@ -199,6 +208,8 @@ class ISMCTSAgent(SeededAgent):
                 self.last_simulations, self.last_visits, self.last_means, self.last_steps = 0, {}, {}, 0
                 return root.hint
         if self.mode == "paired":
+            if self.top:  # the network's most probable actions, its choice first
+                legal = sorted(self._guide.ranked(root_state)[:self.top])
             return self._paired(root_state, legal, root.hint)
         done = 0
         for _ in self._budget():
@@ -370,7 +381,16 @@ class RolloutPolicy:
         legal = s.legal_actions()
         if len(legal) == 1:
             return legal[0]
+        return self.agent.act(self._observe(s, legal))
+
+    def ranked(self, s: Any) -> list[int]:
+        """The legal actions in ``s``, the agent's most probable first (a network's logits; ties by id)."""
+        legal = s.legal_actions()
+        logits = self.agent.logits(self._observe(s, legal))
+        return sorted(legal, key=lambda a: (-logits[a], a))
+
+    def _observe(self, s: Any, legal: list[int]) -> dict:
         mask = self.mask
         mask[:] = 0
         mask[legal] = 1
-        return self.agent.act({"observation": self.observer.encode(s, s.current_player), "action_mask": mask})
+        return {"observation": self.observer.encode(s, s.current_player), "action_mask": mask}
