@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import json
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -117,6 +118,24 @@ def test_train_init_starts_from_the_taught_weights(taught: Path, tmp_path: Path)
     # one update of 256 steps moves the weights a little from the taught ones, not to a fresh network's
     differences = [float((end[k] - start[k]).abs().max()) for k in start]
     assert 0 < max(differences) < 0.1
+
+
+def test_resuming_before_the_first_checkpoint_names_a_vanished_init_model(taught: Path, tmp_path: Path,
+                                                                         capsys: pytest.CaptureFixture) -> None:
+    model, out = tmp_path / "init.zip", tmp_path / "run"
+    shutil.copyfile(taught / "model.zip", model)
+    train.main(["--players", "2", "--envs", "1", "--n-steps", "256", "--batch-size", "256", "--epochs", "1",
+                "--eval-every", "100000", "--eval-games", "2", "--seed", "1", "--pool", "random", "--timesteps", "256",
+                "--self-play-weight", "0", "--init", str(model), "--out", str(out), *NET])
+    shutil.rmtree(out / "checkpoints")  # as if stopped before its first checkpoint
+    model.unlink()
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as exit_:
+        train.main(["--out", str(out), "--resume"])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert f"the run starts from --init {str(model.resolve())!r}, which cannot be read now" in err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1
 
 
 @pytest.mark.parametrize(("extra", "message"), [

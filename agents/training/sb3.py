@@ -1094,7 +1094,12 @@ def learn(run: Run, config: dict, checkpoint: Checkpoint | None) -> MaskablePPO:
             model.set_random_seed(seed)
             print(f"resuming from {checkpoint.path} at {done:,} steps")
         elif config["init"]:
-            load_state(model.policy, read_model(config["init"]).policy, config["init"])
+            try:  # checked when the run began; a run resumed before its first checkpoint reads it again
+                init = read_model(config["init"]).policy
+            except (OSError, ValueError) as exc:
+                raise RunError(f"the run starts from --init {config['init']!r}, which cannot be read now ({exc}); "
+                               "put the model back, or start a new run in another --out") from None
+            load_state(model.policy, init, config["init"])
             print(f"starting from the weights of {config['init']}")
         # only now, the model built: a new run that could not start leaves no config.json to refuse its retry
         run.write_config(config)
