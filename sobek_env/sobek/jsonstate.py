@@ -44,6 +44,8 @@ from .catalogue import (
     AMULET_SET,
     CURSE,
     CURSE_WEIGHT,
+    EARLY_END_ROUND,
+    EARLY_END_SCORE,
     FLOOD,
     GOODS,
     KINDS,
@@ -208,6 +210,10 @@ def from_document(doc: Any) -> GameState:
     scores = D.array(D.get(doc, "scores", ""), "scores", n, n)
     s.markers = [D.integer(v, f"scores[{p}]", 0, MAX_SCORE) for p, v in enumerate(scores)]
     s.over = D.boolean(doc.get("over", False), "over")
+    if s.over and s.round != ROUNDS and not (s.round == EARLY_END_ROUND and max(s.markers) > EARLY_END_SCORE):
+        raise fail("over", f"cannot be true in round {s.round} with the best score {max(s.markers)}: the game ends "
+                           f"after round {ROUNDS}, or after round {EARLY_END_ROUND} with a score over "
+                           f"{EARLY_END_SCORE} (rules §9)")
     s.extra_turns = D.integer(doc.get("extra_turns", 0), "extra_turns", 0, TOKEN_COUNTS[FLOOD])
 
     for p, pdoc in enumerate(D.array(D.get(doc, "players", ""), "players", n, n)):

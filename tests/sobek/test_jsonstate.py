@@ -197,6 +197,8 @@ def test_a_log_of_the_last_rounds_scored_is_accepted_and_plays_on(round_: int, o
     doc.update(round=round_, over=over, round_log=[_log_entry(r) for r in logged])
     if over:
         doc.update(pending=None, nile=[], out_of_round=doc["out_of_round"] + doc["nile"])
+    if over and round_ == 2:  # the early end: a score over 100 after round 2 (rules §9)
+        doc["scores"][0] = 101
     s = GameState.from_json(json.dumps(doc), engine="python")
     check(s)
     if not over:
@@ -204,6 +206,16 @@ def test_a_log_of_the_last_rounds_scored_is_accepted_and_plays_on(round_: int, o
         check(s)
         assert [entry["round"] for entry in s.round_log] == [*logged, round_]
         assert GameState.from_json(s.to_json(), engine="python") == s
+
+
+@pytest.mark.parametrize(("round_", "best", "logged"), [(1, 120, []), (2, 100, [1, 2])])
+def test_a_game_over_before_its_end_is_refused(round_: int, best: int, logged: list[int]) -> None:
+    """Over in round 1, or after round 2 with no score over 100: the game would have gone on (rules §9)."""
+    doc = _valid()
+    doc.update(round=round_, over=True, round_log=[_log_entry(r) for r in logged], pending=None, nile=[],
+               out_of_round=doc["out_of_round"] + doc["nile"])
+    doc["scores"][0] = best
+    assert _refused(doc).startswith(f"over: cannot be true in round {round_} with the best score {best}")
 
 
 @pytest.mark.parametrize(("entry", "field"), [
