@@ -88,16 +88,56 @@ class PhasedState:
     """What the games' Python states share: the legal actions of the pending phase (cached until the next
     action) and ``apply``, which refuses anything but a legal integer id in one line, changing nothing.
 
-    A subclass sets :attr:`turn_start` (the phase that decides when nothing is pending) and
-    :attr:`action_names`, and has the slots ``rules`` (with ``num_players``), ``current_player``, ``pending``,
-    ``over`` and ``_legal``; :meth:`phase_name` names the pending phase for people.
+    A subclass sets :attr:`turn_start` (the phase that decides when nothing is pending), :attr:`action_names`
+    and :attr:`game_name` (its game object writes, reads and resamples it), and has the slots ``rules`` (with
+    ``num_players``), ``current_player``, ``pending``, ``over`` and ``_legal``; :meth:`phase_name` names the
+    pending phase for people.
     """
 
     engine = "python"  # the reference engine (a native twin may serve instead: Game.engines)
     turn_start: ClassVar[Phase]
     action_names: ClassVar[tuple[str, ...]]
+    game_name: ClassVar[str]  # the game's registry name
     __slots__ = ()
     __hash__ = None  # mutable
+
+    @classmethod
+    def _game(cls) -> Game:
+        """The state's game object (it picks the engine), from the registry: its module imports the state's."""
+        from .registry import load_game
+
+        return load_game(cls.game_name)
+
+    @classmethod
+    def _native_engine(cls, engine: str | None) -> ModuleType | None:
+        """The compiled engine where ``engine`` picks it (None: the default, checked by the game object), else
+        None: this class serves."""
+        if engine == "python":
+            return None
+        game = cls._game()
+        return game.native_engine() if game.engine_of(engine) == "native" else None
+
+    @classmethod
+    def from_json(cls, text: str | bytes, engine: str | None = None) -> State:
+        """Rebuild a state from :meth:`to_json`'s document; StateFormatError names a bad field. ``engine`` as
+        in ``new`` (by default the native one where it was built)."""
+        native = cls._native_engine(engine)
+        return cls._game().documents.load(text) if native is None else native.from_json(text)
+
+    def to_json(self) -> str:
+        """The state as its game's JSON document (INTERFACE.md)."""
+        return self._game().documents.dump(self)
+
+    def resample(self, player: int, rng: random.Random) -> State:
+        """A state consistent with everything ``player`` knows in memory mode, the rest re-drawn with ``rng``
+        (a determinization for search agents; INTERFACE.md, "Games")."""
+        return self._game().resampler.resample(self, player, rng)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, type(self)):
+            return NotImplemented
+        to_document = self._game().documents.to_document
+        return to_document(self) == to_document(other)
 
     @property
     def num_players(self) -> int:
@@ -249,6 +289,9 @@ class Game(ABC):
     observation_high: ClassVar[float] = 100.0  # every entry of an observation lies in [0, observation_high]
     rules_options: ClassVar[tuple[str, ...]] = ()  # the keyword arguments of new() besides players and seed
     columns: ClassVar[tuple[Column, ...]] = ()     # what a tournament reports beside wins, scores and ratings
+    state_class: ClassVar[type[PhasedState]]      # the Python engine's state: new() and from_json() build it
+    documents: ClassVar[ModuleType]               # what writes and reads its document: dump, load, to_document
+    resampler: ClassVar[ModuleType]               # what re-draws the hidden part of it: resample(state, seat, rng)
 
     # ------------------------------------------------------------------ actions and tables
 
@@ -282,14 +325,19 @@ class Game(ABC):
 
     # ------------------------------------------------------------------ states and engines
 
-    @abstractmethod
     def new(self, num_players: int | None = None, seed: int | None = None, engine: str | None = None,
             **rules: Any) -> State:
         """Deal a new game on ``engine`` (default: :meth:`default_engine`); ``rules`` are the game's rules options."""
+        n = self.default_players if num_players is None else num_players
+        if self.engine_of(engine) == "native":
+            return self.native_engine().new(n, seed, **rules)
+        return self.state_class.new(n, seed, engine="python", **rules)
 
-    @abstractmethod
     def from_json(self, text: str | bytes, engine: str | None = None) -> State:
         """Rebuild a state from its document on ``engine``; StateFormatError names a bad field."""
+        if self.engine_of(engine) == "native":
+            return self.native_engine().from_json(text)
+        return self.state_class.from_json(text, engine="python")
 
     def native_engine(self) -> ModuleType | None:
         """The game's compiled engine (a module with ``new``, ``from_json`` and ``from_python``), or None where

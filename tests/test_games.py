@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import re
 from pathlib import Path
 
@@ -83,3 +84,20 @@ def test_the_games_are_listed_in_the_order_they_joined(tmp_path) -> None:
         (tmp_path / name / "__init__.py").write_text("")
         (tmp_path / f"{name}_v1.py").write_text("raise ImportError('never imported')\n" + joined)
     assert list(discover(tmp_path, "fake")) == ["zeta", "alpha", "beta"]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_python_state_is_written_read_and_resampled_through_its_game(game: str) -> None:
+    """The engine choice and the document and resampling plumbing are written once (Game, PhasedState): a game
+    names its state class and its modules; a state finds its game object by its registry name."""
+    info = load_game(game)
+    state_class = info.state_class
+    assert not {"to_json", "from_json", "resample", "__eq__"} & set(vars(state_class))
+    assert not {"new", "from_json"} & set(vars(type(info)))
+    assert state_class._game() is info
+    s = info.new(info.min_players, seed=11, engine="python")
+    back = state_class.from_json(s.to_json(), engine="python")
+    assert type(back) is state_class and back == s and back is not s
+    assert back.to_json() == info.documents.dump(s)
+    assert s.resample(s.current_player, random.Random(5)) == info.resampler.resample(s, s.current_player,
+                                                                                    random.Random(5))

@@ -11,7 +11,7 @@ import numpy as np
 
 from ..compiled import extension
 from ..game import Column, Game, State, Table, python_state
-from . import bounds, invariants, observation, stress, words
+from . import bounds, invariants, jsonstate, observation, resample, stress, words
 from .actions import ACTION_NAMES
 from .catalogue import (
     CATEGORIES,
@@ -42,6 +42,9 @@ class KleopatraGame(Game):
     max_players: ClassVar[int] = MAX_PLAYERS
     default_players: ClassVar[int] = DEFAULT_PLAYERS
     action_names: ClassVar[tuple[str, ...]] = ACTION_NAMES
+    state_class: ClassVar[type[GameState]] = GameState
+    documents: ClassVar[ModuleType] = jsonstate
+    resampler: ClassVar[ModuleType] = resample
     score_scale: ClassVar[float] = observation.SCORE_SCALE
     rules_options: ClassVar[tuple[str, ...]] = RULES_OPTIONS
     categories: ClassVar[tuple[str, ...]] = CATEGORIES
@@ -53,18 +56,6 @@ class KleopatraGame(Game):
         Column("ceremonies_won", "ceremonies won", "ceremonies_won"),
         Column("elements_built", "built", "elements_built", format=".1f"),
     )
-
-    def new(self, num_players: int | None = None, seed: int | None = None, engine: str | None = None,
-            **rules: Any) -> State:
-        n = self.default_players if num_players is None else num_players
-        if self.engine_of(engine) == "native":
-            return self.native_engine().new(n, seed, **rules)
-        return GameState.new(n, seed, engine="python", **rules)
-
-    def from_json(self, text: str | bytes, engine: str | None = None) -> State:
-        if self.engine_of(engine) == "native":
-            return self.native_engine().from_json(text)
-        return GameState.from_json(text, engine="python")
 
     def stress_profile(self) -> ModuleType:
         return stress

@@ -143,6 +143,7 @@ class GameState(PhasedState):
 
     turn_start = TURN
     action_names = A.ACTION_NAMES
+    game_name = "kleopatra"
     __slots__ = (
         "rules", "seed", "rng", "turn", "active_player", "current_player", "cleopatra", "altar",
         "hands", "talents", "amulets", "merchants", "statues", "built_by", "ceremonies_won",
@@ -208,11 +209,9 @@ class GameState(PhasedState):
         ``NativeState`` (the same protocol); ``engine="python"`` always gives this class, whose fields the rule
         code reads.
         """
-        if engine != "python":
-            from .game import GAME
-
-            if GAME.engine_of(engine) == "native":
-                return GAME.native_engine().new(num_players, seed, **rules)
+        native = cls._native_engine(engine)
+        if native is not None:
+            return native.new(num_players, seed, **rules)
         options = make_rules(num_players, **rules)
         if seed is None:
             seed = random.SystemRandom().randrange(2**63)
@@ -290,38 +289,6 @@ class GameState(PhasedState):
         o.log = None
         o._legal = None
         return o
-
-    def to_json(self) -> str:
-        """The state as a ``kleopatra-state/1`` document (INTERFACE.md)."""
-        from .jsonstate import dump
-
-        return dump(self)
-
-    @classmethod
-    def from_json(cls, text: str | bytes, engine: str | None = None) -> State:
-        """Rebuild a state from its document; StateFormatError names a bad field. ``engine`` as in :meth:`new`
-        (by default the native one where it was built)."""
-        from .jsonstate import load
-
-        if engine != "python":
-            from .game import GAME
-
-            if GAME.engine_of(engine) == "native":
-                return GAME.native_engine().from_json(text)
-        return load(text)
-
-    def resample(self, player: int, rng: random.Random) -> GameState:
-        """A state consistent with everything ``player`` knows in memory mode, the rest re-drawn (rules §12)."""
-        from .resample import resample
-
-        return resample(self, player, rng)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, GameState):
-            return NotImplemented
-        from .jsonstate import to_document
-
-        return to_document(self) == to_document(other)
 
     def __repr__(self) -> str:
         status = "over" if self.over else f"player {self.current_player} at {self.phase.name}"

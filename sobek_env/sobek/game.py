@@ -51,7 +51,7 @@ import numpy as np
 
 from ..compiled import extension
 from ..game import Column, Game, State, Table, python_state
-from . import invariants, stress, words
+from . import invariants, jsonstate, resample, stress, words
 from .actions import ACTION_NAMES
 from .catalogue import (
     CHARACTERS,
@@ -96,6 +96,8 @@ class SobekGame(Game):
     version = 1
     min_players, max_players, default_players = MIN_PLAYERS, MAX_PLAYERS, 2
     action_names = ACTION_NAMES
+    state_class = GameState
+    documents, resampler = jsonstate, resample
     score_scale = SCORE_SCALE
     observation_high = HIGH
     rules_options = ("scarabs", "green_cards", "families")
@@ -105,18 +107,6 @@ class SobekGame(Game):
         Column("most_corrupt_rate", "most corrupt", "most_corrupt", "rounds", ".1%"),
         Column("penalty_per_game", "penalty/game", "penalty"),                  # points lost to the penalty
     )
-
-    def new(self, num_players: int | None = None, seed: int | None = None, engine: str | None = None,
-            **rules: Any) -> State:
-        n = self.default_players if num_players is None else num_players
-        if self.engine_of(engine) == "native":
-            return self.native_engine().new(n, seed, **rules)
-        return GameState.new(n, seed=seed, engine="python", **rules)
-
-    def from_json(self, text: str | bytes, engine: str | None = None) -> State:
-        if self.engine_of(engine) == "native":
-            return self.native_engine().from_json(text)
-        return GameState.from_json(text, engine="python")
 
     def stress_profile(self) -> ModuleType:
         return stress

@@ -97,6 +97,7 @@ class GameState(PhasedState):
 
     turn_start = TURN_START
     action_names = A.ACTION_NAMES
+    game_name = "sobek"
     __slots__ = (
         "rules", "seed", "rng", "round", "first_player", "current_player", "markers",
         "hands", "piles", "curses", "sets", "horizontal", "nile", "deck", "tokens",
@@ -150,11 +151,9 @@ class GameState(PhasedState):
         the native engine where it was built, so the state may be a ``NativeState`` (the same protocol);
         ``engine="python"`` always gives this class, whose fields the rule code reads.
         """
-        if engine != "python":
-            from .game import GAME
-
-            if GAME.engine_of(engine) == "native":
-                return GAME.native_engine().new(num_players, seed, **options)
+        native = cls._native_engine(engine)
+        if native is not None:
+            return native.new(num_players, seed, **options)
         unknown = set(options) - {"scarabs", "green_cards", "families"}
         if unknown:
             raise ValueError(
@@ -222,39 +221,6 @@ class GameState(PhasedState):
         other.log = None
         other._legal = None
         return other
-
-    def to_json(self) -> str:
-        """The state as a ``sobek-state/1`` JSON document (INTERFACE.md)."""
-        from .jsonstate import dump
-
-        return dump(self)
-
-    @classmethod
-    def from_json(cls, text: str | bytes, engine: str | None = None) -> State:
-        """Rebuild a state from :meth:`to_json`'s document; StateFormatError names a bad field. ``engine`` as
-        in :meth:`new` (by default the native one where it was built)."""
-        from .jsonstate import load
-
-        if engine != "python":
-            from .game import GAME
-
-            if GAME.engine_of(engine) == "native":
-                return GAME.native_engine().from_json(text)
-        return load(text)
-
-    def resample(self, player: int, rng: random.Random) -> GameState:
-        """A state consistent with everything ``player`` knows in memory mode, the rest re-drawn with ``rng``
-        (a determinization for search agents; INTERFACE.md, "Games")."""
-        from .resample import resample
-
-        return resample(self, player, rng)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, GameState):
-            return NotImplemented
-        from .jsonstate import to_document
-
-        return to_document(self) == to_document(other)
 
     def __repr__(self) -> str:
         status = "over" if self.over else f"player {self.current_player} at {self.phase or 'turn start'}"
