@@ -292,6 +292,7 @@ class Game(ABC):
     state_class: ClassVar[type[PhasedState]]      # the Python engine's state: new() and from_json() build it
     documents: ClassVar[ModuleType]               # what writes and reads its document: dump, load, to_document
     resampler: ClassVar[ModuleType]               # what re-draws the hidden part of it: resample(state, seat, rng)
+    words: ClassVar[ModuleType | None] = None     # what says its actions: describe(s, action), seen(s, action, seat)
 
     # ------------------------------------------------------------------ actions and tables
 
@@ -449,14 +450,17 @@ class Game(ABC):
 
     def describe_action(self, state: State, action: int) -> str:
         """What legal action ``action`` does in ``state``, in the game's words, for the seat that must act
-        (the play command's menu, the web page's buttons); it says nothing that seat may not see."""
-        return self.action_help(action)
+        (the play command's menu, the web page's buttons); it says nothing that seat may not see. The game's
+        :attr:`words` say it (:meth:`action_help` where it has none)."""
+        if self.words is None:
+            return self.action_help(action)
+        return self.words.describe(python_state(state), action)
 
     def seen_move(self, state: State, action: int, seat: int) -> str | None:
         """Move ``action`` of the seat that must act in ``state`` (before it is played), as ``seat`` sees it:
         only what ``seat`` may know of it, so two moves that leave ``seat`` the same view read the same;
-        None where ``seat`` sees nothing of it. The default names nothing."""
-        return None
+        None where ``seat`` sees nothing of it. The game's :attr:`words` say it (nothing where it has none)."""
+        return None if self.words is None else self.words.seen(python_state(state), action, seat)
 
     def visible_scores(self, state: State, seat: int, observation_mode: str = "original") -> list[int | None]:
         """The scores ``seat`` may see in a game still in play, None where hidden. The default: all (public)."""

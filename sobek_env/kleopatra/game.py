@@ -45,6 +45,7 @@ class KleopatraGame(Game):
     state_class: ClassVar[type[GameState]] = GameState
     documents: ClassVar[ModuleType] = jsonstate
     resampler: ClassVar[ModuleType] = resample
+    words: ClassVar[ModuleType] = words
     score_scale: ClassVar[float] = observation.SCORE_SCALE
     rules_options: ClassVar[tuple[str, ...]] = RULES_OPTIONS
     categories: ClassVar[tuple[str, ...]] = CATEGORIES
@@ -96,12 +97,6 @@ class KleopatraGame(Game):
 
     def action_help(self, action: int) -> str:
         return action_help(action)
-
-    def describe_action(self, state: State, action: int) -> str:
-        return words.describe(python_state(state), action)
-
-    def seen_move(self, state: State, action: int, seat: int) -> str | None:
-        return words.seen(python_state(state), action, seat)
 
     def visible_scores(self, state: State, seat: int, observation_mode: str = "original") -> list[int | None]:
         """His own score; the others' only in memory mode (rules §12: talents are hidden, their changes public)."""

@@ -97,7 +97,7 @@ class SobekGame(Game):
     min_players, max_players, default_players = MIN_PLAYERS, MAX_PLAYERS, 2
     action_names = ACTION_NAMES
     state_class = GameState
-    documents, resampler = jsonstate, resample
+    documents, resampler, words = jsonstate, resample, words
     score_scale = SCORE_SCALE
     observation_high = HIGH
     rules_options = ("scarabs", "green_cards", "families")
@@ -158,12 +158,6 @@ class SobekGame(Game):
 
     def action_help(self, action: int) -> str:
         return action_help(action)
-
-    def describe_action(self, state: State, action: int) -> str:
-        return words.describe(python_state(state), action)
-
-    def seen_move(self, state: State, action: int, seat: int) -> str | None:
-        return words.seen(python_state(state), action, seat)
 
     def seat_document(self, state: State, seat: int, observation_mode: str = "original") -> dict[str, Any]:
         self.check_table(state.num_players, observation_mode)
