@@ -90,8 +90,8 @@ class PhasedState:
 
     A subclass sets :attr:`turn_start` (the phase that decides when nothing is pending), :attr:`action_names`
     and :attr:`game_name` (its game object writes, reads and resamples it), and has the slots ``rules`` (with
-    ``num_players``), ``current_player``, ``pending``, ``over`` and ``_legal``; :meth:`phase_name` names the
-    pending phase for people.
+    ``num_players``), ``current_player``, ``pending``, ``over``, ``log`` (the event names :meth:`emit` reports,
+    or None) and ``_legal``; :meth:`phase_name` names the pending phase for people.
     """
 
     engine = "python"  # the reference engine (a native twin may serve instead: Game.engines)
@@ -146,6 +146,11 @@ class PhasedState:
     @property
     def is_over(self) -> bool:
         return self.over
+
+    def emit(self, event: str) -> None:
+        """Report a rules path to the event log, if one is kept."""
+        if self.log is not None:
+            self.log.append(event)
 
     def phase_name(self) -> str:
         """The pending phase's name (the turn start's when nothing is pending)."""

@@ -79,7 +79,6 @@ from .phases import (
     Ceremony,
     Courtesan,
     EnvoyResource,
-    Interrupting,
     KleopatraPhase,
     MosaicTile,
     Quarry,
@@ -89,6 +88,7 @@ from .phases import (
     affordable,
     consume,
     hand_pool,
+    pending_chain,
 )
 
 if TYPE_CHECKING:
@@ -308,8 +308,7 @@ class GameState(PhasedState):
     def pending_cards(self) -> list[int]:
         """Cards per kind held by the pending phases: a payment row, a refill's or a Vizier's draw."""
         out = [0] * NUM_KINDS
-        phase = self.pending
-        while phase is not None:
+        for phase in pending_chain(self.pending):
             if isinstance(phase, Quarry):
                 for k, c in enumerate(phase.paid):
                     out[k] += c
@@ -319,7 +318,6 @@ class GameState(PhasedState):
             elif isinstance(phase, Vizier):
                 for k, c in enumerate(phase.drawn):
                     out[k] += c
-            phase = phase.resume if isinstance(phase, Interrupting) else None
         return out
 
     def card_counts(self) -> list[int]:
@@ -393,8 +391,7 @@ class GameState(PhasedState):
             self.discard = [0] * NUM_KINDS
             for row in self.known_discard:
                 row[:] = self.discard
-            if self.log is not None:
-                self.log.append("reshuffle")
+            self.emit("reshuffle")
         return self.deck.pop()
 
     # ------------------------------------------------------------------ the market (rules §4)
@@ -409,8 +406,7 @@ class GameState(PhasedState):
             if card & 1:
                 self.seen_in(p, kind)
         self.stalls[stall] = []
-        if self.log is not None:
-            self.log.append("market" if cards else "market:empty")
+        self.emit("market" if cards else "market:empty")
         drawn = []
         for _ in range(REFILL_DRAW):
             card = self.draw()
@@ -418,8 +414,7 @@ class GameState(PhasedState):
                 break
             drawn.append(card)
         if not drawn:
-            if self.log is not None:
-                self.log.append("refill:nothing")
+            self.emit("refill:nothing")
             self.pending = AFTER
             return
         if len(drawn) < REFILL_DRAW and self.log is not None:
@@ -436,8 +431,7 @@ class GameState(PhasedState):
         self.seen_out(p, kind)
         self.amulets[p] += CHARACTER_AMULETS[kind]
         self.set_aside[kind] += 1
-        if self.log is not None:
-            self.log.append(f"character:{KINDS[kind]}")
+        self.emit(f"character:{KINDS[kind]}")
         if kind == BEGGAR:
             n = self.num_players
             self.ask_beggar_victims([(p + i) % n for i in range(1, n)], resume)
@@ -446,8 +440,7 @@ class GameState(PhasedState):
                 self.known_discard[p][:] = self.discard  # he searches the whole pile
                 self.pending = Courtesan(resume)
             else:
-                if self.log is not None:
-                    self.log.append("courtesan:empty-discard")
+                self.emit("courtesan:empty-discard")
                 self.pending = resume
         elif kind == ENVOY:
             self.pending = EnvoyResource(resume)
@@ -463,8 +456,7 @@ class GameState(PhasedState):
             if any(drawn):
                 self.pending = Vizier(resume, drawn, 0)
             else:
-                if self.log is not None:
-                    self.log.append("vizier:nothing-drawn")
+                self.emit("vizier:nothing-drawn")
                 self.pending = resume
 
     def garden_changed(self) -> None:
@@ -498,8 +490,7 @@ class GameState(PhasedState):
             if victim not in self.shown:
                 self.shown.append(victim)
             self.known[p][victim][:] = hand
-            if self.log is not None:
-                self.log.append("beggar:showed-hand")
+            self.emit("beggar:showed-hand")
         self.current_player = p
         self.pending = resume
 
@@ -525,8 +516,7 @@ class GameState(PhasedState):
                 for k in range(NUM_KINDS):
                     if row[k]:
                         row[k] -= 1
-        if self.log is not None:
-            self.log.append("courtesan:took")
+        self.emit("courtesan:took")
 
     def envoy_order(self, offers: list[int]) -> list[int]:
         """The opponents who offered something, in turn order."""
@@ -545,16 +535,14 @@ class GameState(PhasedState):
         elif self.log is not None:  # rules §8 [decision]: from the supply
             self.log.append("envoy:amulet-from-supply")
         self.amulets[p] += ENVOY_AMULETS_PER_CARD
-        if self.log is not None:
-            self.log.append("envoy:accepted")
+        self.emit("envoy:accepted")
 
     # ------------------------------------------------------------------ building (rules §5, §6)
 
     def build(self, visit: Quarry, action: int) -> None:
         """rules §5.1: the element's cost leaves the pool and the piece is placed."""
         consume(visit.pool, COSTS[_CATEGORY_OF_BUILD[action]], self.rules_trompe)
-        if self.log is not None:
-            self.log.append(_BUILD_EVENT[action])
+        self.emit(_BUILD_EVENT[action])
         if action == A.MOSAIC:
             self.pending = MosaicTile(visit)
             return
@@ -587,14 +575,12 @@ class GameState(PhasedState):
         for area in new:
             self.sanctuaries.append([area, None])
             self.sanctuary_union |= area
-            if self.log is not None:
-                self.log.append("sanctuary:formed" if _neighbours(mask) & area else "sanctuary:formed-far")
+            self.emit("sanctuary:formed" if _neighbours(mask) & area else "sanctuary:formed-far")
         had_tiles = bool(self.stack)
         blocked = self.covered | self.sanctuary_union
         while self.stack and not geo.tile_placeable(self.stack[0], blocked):  # rules §6.5
             self.removed.append(self.stack.pop(0))
-            if self.log is not None:
-                self.log.append("tile:removed")
+            self.emit("tile:removed")
         if had_tiles and not self.stack and self.log is not None:
             self.log.append("mosaic:complete-by-removal")
         if new and self.statues[p]:
@@ -655,11 +641,9 @@ class GameState(PhasedState):
         for _ in range(DICE - self.altar):
             if rng.randrange(DIE_FACES) < faces:
                 self.altar += 1
-        if self.log is not None:
-            self.log.append("dice:rolled")
+        self.emit("dice:rolled")
         if self.altar == DICE:
-            if self.log is not None:
-                self.log.append("ceremony:from-dice")
+            self.emit("ceremony:from-dice")
             self.start_ceremony(AFTER)
         else:
             self.pending = AFTER
@@ -667,8 +651,7 @@ class GameState(PhasedState):
     # ------------------------------------------------------------------ the ceremony (rules §10)
 
     def start_ceremony(self, resume: KleopatraPhase | None) -> None:
-        if self.log is not None:
-            self.log.append("ceremony")
+        self.emit("ceremony")
         self.pending = Ceremony(resume, [0] * self.num_players)
         self.current_player = self.active_player
 

@@ -228,11 +228,6 @@ class GameState(PhasedState):
 
     # ------------------------------------------------------------------ queries used by the phases
 
-    def emit(self, event: str) -> None:
-        """Report a rules path to the event log, if one is kept."""
-        if self.log is not None:
-            self.log.append(event)
-
     def seat_at(self, offset: int) -> int:
         """The seat ``offset`` places to the left of the player to move."""
         return (self.current_player + offset) % self.rules.num_players
