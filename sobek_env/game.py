@@ -19,7 +19,7 @@ from __future__ import annotations
 import os
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from numbers import Integral
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
@@ -225,6 +225,40 @@ class Observer(Protocol):
     """Writes one seat's view of a state into a preallocated float32 buffer (returned, not copied)."""
 
     def encode(self, state: State, seat: int) -> np.ndarray: ...
+
+
+class BufferObserver:
+    """What the games' observers share: one float32 buffer of the observation layout, exposed as named
+    ``views``, and :meth:`encode`, where a native state writes the buffer itself and a Python one goes to
+    ``_encode`` (the compiled encoder where it was built, else :meth:`encode_python`). A subclass gives
+    :meth:`encode_python` and, where it has a compiled encoder, sets ``_compiled`` and ``_encode``."""
+
+    def __init__(self, num_players: int, mode: str, layout: Callable[[int], Layout]) -> None:
+        check_observation_mode(mode)
+        self.num_players = num_players
+        self.mode = mode
+        self.memory = mode == "memory"
+        slices, shapes, size = layout(num_players)
+        self.buffer = np.zeros(size, dtype=np.float32)
+        self.views = {name: self.buffer[sl].reshape(shapes[name]) for name, sl in slices.items()}
+        self._compiled: Any = None
+        self._encode = self.encode_python
+
+    def __reduce__(self) -> tuple:
+        """Pickled as its parameters (the compiled encoder holds a memory view), rebuilt on loading."""
+        return (type(self), (self.num_players, self.mode))
+
+    def encode(self, state: State, seat: int) -> np.ndarray:
+        """Fill the buffer with ``seat``'s view of ``state`` and return it (not a copy): a native state writes it
+        itself, a Python one through the compiled encoder where it was built (the same vector), else in Python."""
+        if state.engine == "native":
+            state.encode(self.buffer, seat, self.memory)
+            return self.buffer
+        return self._encode(state, seat)
+
+    def encode_python(self, state: Any, seat: int) -> np.ndarray:
+        """:meth:`encode` in pure Python: the reference the compiled encoder is tested against."""
+        raise NotImplementedError
 
 
 def legal_mask(state: State, seat: int, num_actions: int) -> np.ndarray:

@@ -101,3 +101,23 @@ def test_a_python_state_is_written_read_and_resampled_through_its_game(game: str
     assert back.to_json() == info.documents.dump(s)
     assert s.resample(s.current_player, random.Random(5)) == info.resampler.resample(s, s.current_player,
                                                                                     random.Random(5))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_each_observer_is_a_buffer_observer_that_pickles_as_its_parameters(game: str) -> None:
+    """The buffer, its views, the engine dispatch and the pickling are BufferObserver's, written once."""
+    import pickle
+
+    from sobek_env.game import BufferObserver
+
+    info = load_game(game)
+    observer = info.observer(info.min_players, "memory")
+    assert isinstance(observer, BufferObserver)
+    assert not {"encode", "__reduce__"} & set(vars(type(observer)))
+    again = pickle.loads(pickle.dumps(observer))
+    assert type(again) is type(observer) and (again.num_players, again.mode) == (info.min_players, "memory")
+    s = info.new(info.min_players, seed=8, engine="python")
+    assert (again.encode(s, 1) == observer.encode_python(s, 1)).all()
+    assert observer.views and all(view.base is observer.buffer for view in observer.views.values())
+    with pytest.raises(ValueError, match="observation_mode must be one of original, memory, got 'full'"):
+        type(observer)(info.min_players, "full")
