@@ -124,6 +124,18 @@ class PhasedState:
         native = cls._native_engine(engine)
         return cls._game().documents.load(text) if native is None else native.from_json(text)
 
+    def clone(self) -> PhasedState:
+        """An independent copy (the random generator included; not the event log)."""
+        other = type(self).__new__(type(self))
+        self._copy_into(other)
+        other.log = None
+        other._legal = None
+        return other
+
+    def _copy_into(self, other: PhasedState) -> None:
+        """Copy every field but the log and the legal actions into ``other``, a bare instance."""
+        raise NotImplementedError
+
     def to_json(self) -> str:
         """The state as its game's JSON document (INTERFACE.md)."""
         return self._game().documents.dump(self)

@@ -92,13 +92,18 @@ def test_a_python_state_is_written_read_and_resampled_through_its_game(game: str
     names its state class and its modules; a state finds its game object by its registry name."""
     info = load_game(game)
     state_class = info.state_class
-    assert not {"to_json", "from_json", "resample", "__eq__"} & set(vars(state_class))
+    assert not {"to_json", "from_json", "resample", "__eq__", "clone", "emit"} & set(vars(state_class))
     assert not {"new", "from_json"} & set(vars(type(info)))
     assert state_class._game() is info
     s = info.new(info.min_players, seed=11, engine="python")
     back = state_class.from_json(s.to_json(), engine="python")
     assert type(back) is state_class and back == s and back is not s
     assert back.to_json() == info.documents.dump(s)
+    s.log = []
+    copy = s.clone()
+    assert type(copy) is state_class and copy == s and copy.log is None
+    copy.apply(copy.legal_actions()[0])
+    assert copy != s and s == back and s.log == []  # the copy is independent, its log not carried over
     assert s.resample(s.current_player, random.Random(5)) == info.resampler.resample(s, s.current_player,
                                                                                     random.Random(5))
 

@@ -260,9 +260,8 @@ class GameState(PhasedState):
         """The pending phase's type (:class:`~.phases.Turn` at the start of a turn)."""
         return type(TURN if self.pending is None else self.pending)
 
-    def clone(self) -> GameState:
-        """An independent copy (the random generator included; the log is not carried over)."""
-        o = GameState.__new__(GameState)
+    def _copy_into(self, o: GameState) -> None:
+        """Copy the table into ``o`` (a bare instance; PhasedState.clone)."""
         o.rules, o.seed, o.rules_trompe = self.rules, self.seed, self.rules_trompe
         o.rng = random.Random()
         o.rng.setstate(self.rng.getstate())
@@ -286,9 +285,6 @@ class GameState(PhasedState):
         o.saw_stack, o.shown = list(self.saw_stack), list(self.shown)
         o.last_offers = None if self.last_offers is None else list(self.last_offers)
         o.last_places = None if self.last_places is None else list(self.last_places)
-        o.log = None
-        o._legal = None
-        return o
 
     def __repr__(self) -> str:
         status = "over" if self.over else f"player {self.current_player} at {self.phase.name}"

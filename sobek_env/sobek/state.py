@@ -189,9 +189,8 @@ class GameState(PhasedState):
     def phase_name(self) -> str:
         return self.phase or "turn start"
 
-    def clone(self) -> GameState:
-        """An independent copy (including the random generator; not the event log)."""
-        other = GameState.__new__(GameState)
+    def _copy_into(self, other: GameState) -> None:
+        """Copy the table into ``other`` (a bare instance; PhasedState.clone)."""
         other.rules = self.rules
         other.seed = self.seed
         other.rng = random.Random()
@@ -218,9 +217,6 @@ class GameState(PhasedState):
         other.token_glimpse = list(self.token_glimpse)
         other.round_log = [_copy_entry(entry) for entry in self.round_log]
         other.extra_turns = self.extra_turns
-        other.log = None
-        other._legal = None
-        return other
 
     def __repr__(self) -> str:
         status = "over" if self.over else f"player {self.current_player} at {self.phase or 'turn start'}"
