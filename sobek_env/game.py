@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 import numpy as np
 
 from .errors import IllegalActionError
+from .words import action_parts
 
 if TYPE_CHECKING:
     from types import ModuleType
@@ -343,7 +344,7 @@ class Game(ABC):
     state_class: ClassVar[type[PhasedState]]      # the Python engine's state: new() and from_json() build it
     documents: ClassVar[ModuleType]               # what writes and reads its document: dump, load, to_document
     resampler: ClassVar[ModuleType]               # what re-draws the hidden part of it: resample(state, seat, rng)
-    words: ClassVar[ModuleType | None] = None     # what says its actions: describe(s, action), seen(s, action, seat)
+    words: ClassVar[ModuleType | None] = None     # says its actions: HELP, describe(s, action), seen(s, action, seat)
 
     # ------------------------------------------------------------------ actions and tables
 
@@ -496,8 +497,11 @@ class Game(ABC):
         """The table for a terminal (a rich renderable: colours, panels, tables) as ``seat`` sees it."""
 
     def action_help(self, action: int) -> str:
-        """A short explanation of action ``action`` for people choosing it, whatever the position."""
-        return ""
+        """A short explanation of action ``action`` for people choosing it, whatever the position: its kind's
+        entry in the :attr:`words` module's ``HELP`` (by the part of its name before the colon), or ""."""
+        if self.words is None:
+            return ""
+        return self.words.HELP[action_parts(self.action_names, action)[1]]
 
     def describe_action(self, state: State, action: int) -> str:
         """What legal action ``action`` does in ``state``, in the game's words, for the seat that must act

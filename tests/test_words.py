@@ -125,9 +125,11 @@ def test_the_shared_words_split_names_pick_a_phase_and_say_the_mover_in_the_thir
 
 @pytest.mark.parametrize("game_name", ["sobek", "kleopatra"])
 def test_each_game_says_its_actions_through_its_words_module(game_name: str) -> None:
-    """Game.describe_action and seen_move are written once: a game gives its words module."""
+    """Game.action_help, describe_action and seen_move are written once: a game gives its words module."""
     game = load_game(game_name)
-    assert not {"describe_action", "seen_move"} & set(vars(type(game)))
+    assert not {"describe_action", "seen_move", "action_help"} & set(vars(type(game)))
+    assert [game.action_help(a) for a in range(game.num_actions)] == \
+        [game.words.HELP[name.partition(":")[0]] for name in game.action_names]
     state = game.new(game.min_players, 4, engine="python")
     action, watcher = state.legal_actions()[-1], (state.current_player + 1) % state.num_players
     assert game.describe_action(state, action) == game.words.describe(state, action)

@@ -27,7 +27,7 @@ from .catalogue import (
 )
 from .phases import PHASES
 from .picture import frame_size, picture, tile_squares
-from .render import action_help, render_text, wall_sides
+from .render import render_text, wall_sides
 from .state import GameState, crocodile, final_amulets
 from .view import View, view
 
@@ -94,9 +94,6 @@ class KleopatraGame(Game):
     def decode(self, observation_dict: Mapping[str, Any] | np.ndarray, table: Table) -> View:
         max_turns = make_rules(table.num_players, **dict(table.rules)).max_turns
         return observation.decode(observation_dict, table.num_players, max_turns)
-
-    def action_help(self, action: int) -> str:
-        return action_help(action)
 
     def visible_scores(self, state: State, seat: int, observation_mode: str = "original") -> list[int | None]:
         """His own score; the others' only in memory mode (rules §12: talents are hidden, their changes public)."""

@@ -29,6 +29,33 @@ from .phases import (
 from .state import GameState
 from .view import FACE_DOWN, view
 
+# What each kind of action does, by the part of its name before the colon (rules §14.1).
+HELP = {
+    "market": "take the cards of that market stall",
+    "quarry": "start a quarry visit (pay resources, build)",
+    "character": "play that character",
+    "end_turn": "end your turn",
+    "stall": "put the next refill card on that stall",
+    "merchant": "pay with a Nile merchant",
+    "wall": "build a wall in that slot",
+    "gate": "build that side of the gate",
+    "sphinx": "build the next sphinx",
+    "obelisk": "build the next obelisk piece",
+    "pedestal": "build the pedestal",
+    "throne": "build the throne (after the pedestal)",
+    "mosaic": "build a mosaic tile",
+    "tile": "take that mosaic tile",
+    "orient": "turn the tile to that orientation",
+    "square": "put the tile's anchor on that square (row y = square // 8, column x = square % 8)",
+    "card": "choose a card of that kind",
+    "done": "finish the current step",
+    "yes": "yes",
+    "no": "no",
+    "talents": "give 2 talents to the Beggar",
+    "die": "add a die to the altar / remove one",
+    "limit": "keep your hand (over the limit: corruption) or discard down to 10",
+    "bid": "raise your offer by that many",
+}
 POWERS = {  # what playing each character does (rules §8)
     "beggar": "2 amulets; each opponent gives you 2 talents or a resource card",
     "courtesan": "1 amulet; take a card of your choice from the discard pile",

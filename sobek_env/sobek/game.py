@@ -80,7 +80,7 @@ from .catalogue import (
 from .decode import View
 from .observation import HIGH, Observer, describe_layout, encode_state, state_size
 from .picture import frame_size, picture
-from .render import action_help, render_text
+from .render import render_text
 from .state import GameState
 from .view import document as view_document
 
@@ -155,9 +155,6 @@ class SobekGame(Game):
 
     def decode(self, observation: Mapping[str, Any], table: Table) -> View:
         return View(observation, table.num_players, table.rules)
-
-    def action_help(self, action: int) -> str:
-        return action_help(action)
 
     def seat_document(self, state: State, seat: int, observation_mode: str = "original") -> dict[str, Any]:
         self.check_table(state.num_players, observation_mode)

@@ -49,6 +49,18 @@ PRONOUNS = (("your ", "his "), ("yourself", "himself"), ("you ", "he "))  # desc
 VERBS = {"lay": "lays", "play": "plays", "extend": "extends", "add": "adds", "take": "takes", "put": "puts",
          "discard": "discards", "finish": "finishes", "keep": "keeps", "move": "moves", "search": "searches",
          "steal": "steals", "give": "gives", "choose": "chooses"}
+# What each kind of action does, by the part of its name before the colon (rules §3 to §9).
+HELP = {
+    "take": "take the card at that Nile position (0 = nearest the 0 space)",
+    "character": "play that character from your hand",
+    "set": "start a set of those goods on the table (then add cards, then done)",
+    "card": "choose a card of that kind",
+    "done": "finish the current step (stop adding cards, keep the rest)",
+    "token": "take that token",
+    "player": "choose the player that many seats after you (0 = yourself)",
+    "goods": "choose that goods (or your amulets-only set)",
+    "back": "take a card of that back colour",
+}
 POWERS = {  # what playing each character does (rules §4)
     "queen": "draw 3 cards from the deck",
     "vizier": "search an opponent's corruption pile and take a card of it",
