@@ -19,7 +19,7 @@ from __future__ import annotations
 import os
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from numbers import Integral
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 import numpy as np
 
 from .errors import IllegalActionError
+from .words import action_parts
 
 if TYPE_CHECKING:
     from types import ModuleType
@@ -88,16 +89,68 @@ class PhasedState:
     """What the games' Python states share: the legal actions of the pending phase (cached until the next
     action) and ``apply``, which refuses anything but a legal integer id in one line, changing nothing.
 
-    A subclass sets :attr:`turn_start` (the phase that decides when nothing is pending) and
-    :attr:`action_names`, and has the slots ``rules`` (with ``num_players``), ``current_player``, ``pending``,
-    ``over`` and ``_legal``; :meth:`phase_name` names the pending phase for people.
+    A subclass sets :attr:`turn_start` (the phase that decides when nothing is pending), :attr:`action_names`
+    and :attr:`game_name` (its game object writes, reads and resamples it), and has the slots ``rules`` (with
+    ``num_players``), ``current_player``, ``pending``, ``over``, ``log`` (the event names :meth:`emit` reports,
+    or None) and ``_legal``; :meth:`phase_name` names the pending phase for people.
     """
 
     engine = "python"  # the reference engine (a native twin may serve instead: Game.engines)
     turn_start: ClassVar[Phase]
     action_names: ClassVar[tuple[str, ...]]
+    game_name: ClassVar[str]  # the game's registry name
     __slots__ = ()
     __hash__ = None  # mutable
+
+    @classmethod
+    def _game(cls) -> Game:
+        """The state's game object (it picks the engine), from the registry: its module imports the state's."""
+        from .registry import load_game
+
+        return load_game(cls.game_name)
+
+    @classmethod
+    def _native_engine(cls, engine: str | None) -> ModuleType | None:
+        """The compiled engine where ``engine`` picks it (None: the default, checked by the game object), else
+        None: this class serves."""
+        if engine == "python":
+            return None
+        game = cls._game()
+        return game.native_engine() if game.engine_of(engine) == "native" else None
+
+    @classmethod
+    def from_json(cls, text: str | bytes, engine: str | None = None) -> State:
+        """Rebuild a state from :meth:`to_json`'s document; StateFormatError names a bad field. ``engine`` as
+        in ``new`` (by default the native one where it was built)."""
+        native = cls._native_engine(engine)
+        return cls._game().documents.load(text) if native is None else native.from_json(text)
+
+    def clone(self) -> PhasedState:
+        """An independent copy (the random generator included; not the event log)."""
+        other = type(self).__new__(type(self))
+        self._copy_into(other)
+        other.log = None
+        other._legal = None
+        return other
+
+    def _copy_into(self, other: PhasedState) -> None:
+        """Copy every field but the log and the legal actions into ``other``, a bare instance."""
+        raise NotImplementedError
+
+    def to_json(self) -> str:
+        """The state as its game's JSON document (INTERFACE.md)."""
+        return self._game().documents.dump(self)
+
+    def resample(self, player: int, rng: random.Random) -> State:
+        """A state consistent with everything ``player`` knows in memory mode, the rest re-drawn with ``rng``
+        (a determinization for search agents; INTERFACE.md, "Games")."""
+        return self._game().resampler.resample(self, player, rng)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, type(self)):
+            return NotImplemented
+        to_document = self._game().documents.to_document
+        return to_document(self) == to_document(other)
 
     @property
     def num_players(self) -> int:
@@ -106,6 +159,11 @@ class PhasedState:
     @property
     def is_over(self) -> bool:
         return self.over
+
+    def emit(self, event: str) -> None:
+        """Report a rules path to the event log, if one is kept."""
+        if self.log is not None:
+            self.log.append(event)
 
     def phase_name(self) -> str:
         """The pending phase's name (the turn start's when nothing is pending)."""
@@ -182,6 +240,40 @@ class Observer(Protocol):
     def encode(self, state: State, seat: int) -> np.ndarray: ...
 
 
+class BufferObserver:
+    """What the games' observers share: one float32 buffer of the observation layout, exposed as named
+    ``views``, and :meth:`encode`, where a native state writes the buffer itself and a Python one goes to
+    ``_encode`` (the compiled encoder where it was built, else :meth:`encode_python`). A subclass gives
+    :meth:`encode_python` and, where it has a compiled encoder, sets ``_compiled`` and ``_encode``."""
+
+    def __init__(self, num_players: int, mode: str, layout: Callable[[int], Layout]) -> None:
+        check_observation_mode(mode)
+        self.num_players = num_players
+        self.mode = mode
+        self.memory = mode == "memory"
+        slices, shapes, size = layout(num_players)
+        self.buffer = np.zeros(size, dtype=np.float32)
+        self.views = {name: self.buffer[sl].reshape(shapes[name]) for name, sl in slices.items()}
+        self._compiled: Any = None
+        self._encode = self.encode_python
+
+    def __reduce__(self) -> tuple:
+        """Pickled as its parameters (the compiled encoder holds a memory view), rebuilt on loading."""
+        return (type(self), (self.num_players, self.mode))
+
+    def encode(self, state: State, seat: int) -> np.ndarray:
+        """Fill the buffer with ``seat``'s view of ``state`` and return it (not a copy): a native state writes it
+        itself, a Python one through the compiled encoder where it was built (the same vector), else in Python."""
+        if state.engine == "native":
+            state.encode(self.buffer, seat, self.memory)
+            return self.buffer
+        return self._encode(state, seat)
+
+    def encode_python(self, state: Any, seat: int) -> np.ndarray:
+        """:meth:`encode` in pure Python: the reference the compiled encoder is tested against."""
+        raise NotImplementedError
+
+
 def legal_mask(state: State, seat: int, num_actions: int) -> np.ndarray:
     """``seat``'s legal actions in ``state`` as an int8 mask of ``num_actions``: all 0 unless it is the seat to
     move of a game not over."""
@@ -249,6 +341,10 @@ class Game(ABC):
     observation_high: ClassVar[float] = 100.0  # every entry of an observation lies in [0, observation_high]
     rules_options: ClassVar[tuple[str, ...]] = ()  # the keyword arguments of new() besides players and seed
     columns: ClassVar[tuple[Column, ...]] = ()     # what a tournament reports beside wins, scores and ratings
+    state_class: ClassVar[type[PhasedState]]      # the Python engine's state: new() and from_json() build it
+    documents: ClassVar[ModuleType]               # what writes and reads its document: dump, load, to_document
+    resampler: ClassVar[ModuleType]               # what re-draws the hidden part of it: resample(state, seat, rng)
+    words: ClassVar[ModuleType | None] = None     # says its actions: HELP, describe(s, action), seen(s, action, seat)
 
     # ------------------------------------------------------------------ actions and tables
 
@@ -282,14 +378,19 @@ class Game(ABC):
 
     # ------------------------------------------------------------------ states and engines
 
-    @abstractmethod
     def new(self, num_players: int | None = None, seed: int | None = None, engine: str | None = None,
             **rules: Any) -> State:
         """Deal a new game on ``engine`` (default: :meth:`default_engine`); ``rules`` are the game's rules options."""
+        n = self.default_players if num_players is None else num_players
+        if self.engine_of(engine) == "native":
+            return self.native_engine().new(n, seed, **rules)
+        return self.state_class.new(n, seed, engine="python", **rules)
 
-    @abstractmethod
     def from_json(self, text: str | bytes, engine: str | None = None) -> State:
         """Rebuild a state from its document on ``engine``; StateFormatError names a bad field."""
+        if self.engine_of(engine) == "native":
+            return self.native_engine().from_json(text)
+        return self.state_class.from_json(text, engine="python")
 
     def native_engine(self) -> ModuleType | None:
         """The game's compiled engine (a module with ``new``, ``from_json`` and ``from_python``), or None where
@@ -396,19 +497,25 @@ class Game(ABC):
         """The table for a terminal (a rich renderable: colours, panels, tables) as ``seat`` sees it."""
 
     def action_help(self, action: int) -> str:
-        """A short explanation of action ``action`` for people choosing it, whatever the position."""
-        return ""
+        """A short explanation of action ``action`` for people choosing it, whatever the position: its kind's
+        entry in the :attr:`words` module's ``HELP`` (by the part of its name before the colon), or ""."""
+        if self.words is None:
+            return ""
+        return self.words.HELP[action_parts(self.action_names, action)[1]]
 
     def describe_action(self, state: State, action: int) -> str:
         """What legal action ``action`` does in ``state``, in the game's words, for the seat that must act
-        (the play command's menu, the web page's buttons); it says nothing that seat may not see."""
-        return self.action_help(action)
+        (the play command's menu, the web page's buttons); it says nothing that seat may not see. The game's
+        :attr:`words` say it (:meth:`action_help` where it has none)."""
+        if self.words is None:
+            return self.action_help(action)
+        return self.words.describe(python_state(state), action)
 
     def seen_move(self, state: State, action: int, seat: int) -> str | None:
         """Move ``action`` of the seat that must act in ``state`` (before it is played), as ``seat`` sees it:
         only what ``seat`` may know of it, so two moves that leave ``seat`` the same view read the same;
-        None where ``seat`` sees nothing of it. The default names nothing."""
-        return None
+        None where ``seat`` sees nothing of it. The game's :attr:`words` say it (nothing where it has none)."""
+        return None if self.words is None else self.words.seen(python_state(state), action, seat)
 
     def visible_scores(self, state: State, seat: int, observation_mode: str = "original") -> list[int | None]:
         """The scores ``seat`` may see in a game still in play, None where hidden. The default: all (public)."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import re
 from pathlib import Path
 
@@ -83,3 +84,45 @@ def test_the_games_are_listed_in_the_order_they_joined(tmp_path) -> None:
         (tmp_path / name / "__init__.py").write_text("")
         (tmp_path / f"{name}_v1.py").write_text("raise ImportError('never imported')\n" + joined)
     assert list(discover(tmp_path, "fake")) == ["zeta", "alpha", "beta"]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_python_state_is_written_read_and_resampled_through_its_game(game: str) -> None:
+    """The engine choice and the document and resampling plumbing are written once (Game, PhasedState): a game
+    names its state class and its modules; a state finds its game object by its registry name."""
+    info = load_game(game)
+    state_class = info.state_class
+    assert not {"to_json", "from_json", "resample", "__eq__", "clone", "emit"} & set(vars(state_class))
+    assert not {"new", "from_json"} & set(vars(type(info)))
+    assert state_class._game() is info
+    s = info.new(info.min_players, seed=11, engine="python")
+    back = state_class.from_json(s.to_json(), engine="python")
+    assert type(back) is state_class and back == s and back is not s
+    assert back.to_json() == info.documents.dump(s)
+    s.log = []
+    copy = s.clone()
+    assert type(copy) is state_class and copy == s and copy.log is None
+    copy.apply(copy.legal_actions()[0])
+    assert copy != s and s == back and s.log == []  # the copy is independent, its log not carried over
+    assert s.resample(s.current_player, random.Random(5)) == info.resampler.resample(s, s.current_player,
+                                                                                    random.Random(5))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_each_observer_is_a_buffer_observer_that_pickles_as_its_parameters(game: str) -> None:
+    """The buffer, its views, the engine dispatch and the pickling are BufferObserver's, written once."""
+    import pickle
+
+    from sobek_env.game import BufferObserver
+
+    info = load_game(game)
+    observer = info.observer(info.min_players, "memory")
+    assert isinstance(observer, BufferObserver)
+    assert not {"encode", "__reduce__"} & set(vars(type(observer)))
+    again = pickle.loads(pickle.dumps(observer))
+    assert type(again) is type(observer) and (again.num_players, again.mode) == (info.min_players, "memory")
+    s = info.new(info.min_players, seed=8, engine="python")
+    assert (again.encode(s, 1) == observer.encode_python(s, 1)).all()
+    assert observer.views and all(view.base is observer.buffer for view in observer.views.values())
+    with pytest.raises(ValueError, match="observation_mode must be one of original, memory, got 'full'"):
+        type(observer)(info.min_players, "full")

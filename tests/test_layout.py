@@ -23,21 +23,14 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("sobek_env", "agents")
 SEALED_FROM = ("agents", "torch", "stable_baselines3")
 
-# Imports inside a function that close a circle, each kept on purpose: a state's methods that hand over to its
-# game's document reader, resampler or checker (which build states, so they import the state's module), the
-# pickling of a game object by its registry name, Kleopatra's rules options that build the palace's geometry
-# (which reads the catalogue's tables), and GameState.new / from_json following the game's default engine (which
-# the game object knows). Any other circle fails the test.
+# Imports inside a function that close a circle, each kept on purpose: the pickling of a game object by its
+# registry name and a Python state finding its game object (which writes, reads and resamples it) the same way,
+# Sobek's document reader ending with the invariants checker (which reads states), and Kleopatra's rules options
+# that build the palace's geometry (which reads the catalogue's tables). Any other circle fails the test.
 LAZY_CIRCLES = {
     ("sobek_env.game", "sobek_env.registry"),
-    ("sobek_env.sobek.state", "sobek_env.sobek.jsonstate"),
-    ("sobek_env.sobek.state", "sobek_env.sobek.resample"),
     ("sobek_env.sobek.jsonstate", "sobek_env.sobek.invariants"),
-    ("sobek_env.kleopatra.state", "sobek_env.kleopatra.jsonstate"),
-    ("sobek_env.kleopatra.state", "sobek_env.kleopatra.resample"),
     ("sobek_env.kleopatra.catalogue", "sobek_env.kleopatra.palace"),
-    ("sobek_env.sobek.state", "sobek_env.sobek.game"),
-    ("sobek_env.kleopatra.state", "sobek_env.kleopatra.game"),
 }
 
 

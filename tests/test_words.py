@@ -101,3 +101,36 @@ def test_a_ceremony_offer_is_seen_by_nobody_but_its_closing_by_all() -> None:
         name = game.action_names[action]
         assert game.seen_move(state, action, seat) == ("closes the offer" if name == "done" else None)
     assert all("offer" in game.describe_action(state, a) for a in state.legal_actions())
+
+
+def test_the_shared_words_split_names_pick_a_phase_and_say_the_mover_in_the_third_person() -> None:
+    from sobek_env.words import action_parts, phase_words, third_person
+
+    class Laying:
+        goods = "wood"
+
+    class LayingTwo(Laying):
+        pass
+
+    assert action_parts(("done", "card:wood"), 1) == ("card:wood", "card", "wood")
+    assert action_parts(("done", "card:wood"), 0) == ("done", "done", "")
+    said = {int: "a number", Laying: lambda laying: f"lay {laying.goods}"}
+    assert phase_words(LayingTwo(), said, "else") == "lay wood"  # a subclass takes its base's words
+    assert phase_words(3, said, "else") == "a number" and phase_words(None, said, "else") == "else"
+    assert phase_words(True, {(str, bool): "first", int: "second"}, "else") == "first"  # the first that fits
+    pronouns, verbs = (("your ", "his "), ("yourself", "himself")), {"take": "takes"}
+    assert third_person("take your card for yourself", pronouns, verbs) == "takes his card for himself"
+    assert third_person("pass your turn", pronouns, verbs) == "pass his turn"  # no third person known: as it is
+
+
+@pytest.mark.parametrize("game_name", ["sobek", "kleopatra"])
+def test_each_game_says_its_actions_through_its_words_module(game_name: str) -> None:
+    """Game.action_help, describe_action and seen_move are written once: a game gives its words module."""
+    game = load_game(game_name)
+    assert not {"describe_action", "seen_move", "action_help"} & set(vars(type(game)))
+    assert [game.action_help(a) for a in range(game.num_actions)] == \
+        [game.words.HELP[name.partition(":")[0]] for name in game.action_names]
+    state = game.new(game.min_players, 4, engine="python")
+    action, watcher = state.legal_actions()[-1], (state.current_player + 1) % state.num_players
+    assert game.describe_action(state, action) == game.words.describe(state, action)
+    assert game.seen_move(state, action, watcher) == game.words.seen(state, action, watcher)

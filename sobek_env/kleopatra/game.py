@@ -11,7 +11,7 @@ import numpy as np
 
 from ..compiled import extension
 from ..game import Column, Game, State, Table, python_state
-from . import bounds, invariants, observation, stress, words
+from . import bounds, invariants, jsonstate, observation, resample, stress, words
 from .actions import ACTION_NAMES
 from .catalogue import (
     CATEGORIES,
@@ -27,7 +27,7 @@ from .catalogue import (
 )
 from .phases import PHASES
 from .picture import frame_size, picture, tile_squares
-from .render import action_help, render_text, wall_sides
+from .render import render_text, wall_sides
 from .state import GameState, crocodile, final_amulets
 from .view import View, view
 
@@ -42,6 +42,10 @@ class KleopatraGame(Game):
     max_players: ClassVar[int] = MAX_PLAYERS
     default_players: ClassVar[int] = DEFAULT_PLAYERS
     action_names: ClassVar[tuple[str, ...]] = ACTION_NAMES
+    state_class: ClassVar[type[GameState]] = GameState
+    documents: ClassVar[ModuleType] = jsonstate
+    resampler: ClassVar[ModuleType] = resample
+    words: ClassVar[ModuleType] = words
     score_scale: ClassVar[float] = observation.SCORE_SCALE
     rules_options: ClassVar[tuple[str, ...]] = RULES_OPTIONS
     categories: ClassVar[tuple[str, ...]] = CATEGORIES
@@ -53,18 +57,6 @@ class KleopatraGame(Game):
         Column("ceremonies_won", "ceremonies won", "ceremonies_won"),
         Column("elements_built", "built", "elements_built", format=".1f"),
     )
-
-    def new(self, num_players: int | None = None, seed: int | None = None, engine: str | None = None,
-            **rules: Any) -> State:
-        n = self.default_players if num_players is None else num_players
-        if self.engine_of(engine) == "native":
-            return self.native_engine().new(n, seed, **rules)
-        return GameState.new(n, seed, engine="python", **rules)
-
-    def from_json(self, text: str | bytes, engine: str | None = None) -> State:
-        if self.engine_of(engine) == "native":
-            return self.native_engine().from_json(text)
-        return GameState.from_json(text, engine="python")
 
     def stress_profile(self) -> ModuleType:
         return stress
@@ -102,15 +94,6 @@ class KleopatraGame(Game):
     def decode(self, observation_dict: Mapping[str, Any] | np.ndarray, table: Table) -> View:
         max_turns = make_rules(table.num_players, **dict(table.rules)).max_turns
         return observation.decode(observation_dict, table.num_players, max_turns)
-
-    def action_help(self, action: int) -> str:
-        return action_help(action)
-
-    def describe_action(self, state: State, action: int) -> str:
-        return words.describe(python_state(state), action)
-
-    def seen_move(self, state: State, action: int, seat: int) -> str | None:
-        return words.seen(python_state(state), action, seat)
 
     def visible_scores(self, state: State, seat: int, observation_mode: str = "original") -> list[int | None]:
         """His own score; the others' only in memory mode (rules §12: talents are hidden, their changes public)."""

@@ -53,7 +53,7 @@ from .catalogue import (
     make_rules,
 )
 from .palace import tile_mask
-from .phases import PHASES, Ceremony, Interrupting, MosaicOrient, Quarry, card_doc, read_cards
+from .phases import PHASES, Ceremony, Interrupting, MosaicOrient, Quarry, card_doc, quarry_visit, read_cards
 from .state import _CATEGORY_OF_BUILD, GameState
 
 FORMAT = "kleopatra-state/1"
@@ -410,7 +410,7 @@ def _check_palace(s: GameState) -> None:
     if _pending_tile(s) is not None:
         complete[-1] = False  # the chosen tile is still to be placed
     expected = sum(complete)
-    visit = _visit(s)
+    visit = quarry_visit(s.pending)
     if visit is not None:  # rules §5.4: categories completed during this visit count at its end
         done_now = {_CATEGORY_OF_BUILD[a] for a in visit.built}
         expected = sum(c for i, c in enumerate(complete) if i not in done_now)
@@ -421,15 +421,6 @@ def _check_palace(s: GameState) -> None:
                                        f"(at most {CLEOPATRA_END}), got {s.cleopatra}")
     if s.altar == DICE and not isinstance(s.pending, Ceremony):
         raise strict.fail("altar", f"all {DICE} dice on the altar with no ceremony pending")
-
-
-def _visit(s: GameState) -> Quarry | None:
-    phase = s.pending
-    while phase is not None:
-        if isinstance(phase, Quarry):
-            return phase
-        phase = phase.resume if isinstance(phase, Interrupting) else None
-    return None
 
 
 def _check_memory(s: GameState) -> None:

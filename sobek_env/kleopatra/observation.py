@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from ..compiled import extension
-from ..game import check_observation_mode
+from ..game import BufferObserver
 from .actions import BUILDS
 from .bounds import max_amulets, max_talents
 from .catalogue import (
@@ -355,36 +355,17 @@ def decode(observation: Mapping[str, Any] | np.ndarray, num_players: int, max_tu
 # ---------------------------------------------------------------------- the observer
 
 
-class Observer:
+class Observer(BufferObserver):
     """Writes what one seat sees into a preallocated float32 buffer (returned, not copied), exposed as
     named views; see the module docstring for its two implementations."""
 
     def __init__(self, num_players: int, mode: str = "original") -> None:
         _check_players(num_players)
-        check_observation_mode(mode)
-        self.num_players = num_players
-        self.mode = mode
-        slices, shapes, size = _layout(num_players)
-        self.buffer = np.zeros(size, dtype=np.float32)
-        self.views = {name: self.buffer[sl].reshape(shapes[name]) for name, sl in slices.items()}
-        at = {name: sl.start for name, sl in slices.items()}
-        self.memory = mode == "memory"
-        self._compiled = None if _observe is None else _observe.Encoder(self.buffer, at, num_players,
-                                                                        mode == "memory")
-
-    def __reduce__(self) -> tuple:
-        """Pickled as its parameters (the compiled encoder holds a memory view), rebuilt on loading."""
-        return (Observer, (self.num_players, self.mode))
-
-    def encode(self, state: GameState, seat: int) -> np.ndarray:
-        """Fill the buffer with ``seat``'s view of ``state`` and return it (not a copy): a native state writes it
-        itself, a Python one through the compiled encoder where it was built (the same vector), else in Python."""
-        if state.engine == "native":
-            state.encode(self.buffer, seat, self.memory)
-            return self.buffer
-        if self._compiled is not None:
-            return self._compiled.encode(state, seat)
-        return self.encode_python(state, seat)
+        super().__init__(num_players, mode, _layout)
+        if _observe is not None:
+            at = {name: sl.start for name, sl in _layout(num_players)[0].items()}
+            self._compiled = _observe.Encoder(self.buffer, at, num_players, self.memory)
+            self._encode = self._compiled.encode
 
     def encode_python(self, state: GameState, seat: int) -> np.ndarray:
         """:meth:`encode` through a :class:`~.view.View`: the reference the compiled encoder is tested against."""

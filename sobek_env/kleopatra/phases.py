@@ -15,7 +15,7 @@ the ceremony's reveal, the end of the game) are methods of the state (``state.py
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..game import Phase
@@ -252,8 +252,7 @@ class Turn(KleopatraPhase):
         if action < A.QUARRY:
             s.visit_market(action - A.MARKET)
         elif action == A.QUARRY:
-            if s.log is not None:
-                s.log.append("quarry")
+            s.emit("quarry")
             s.pending = Quarry([0] * len(UNITS), [0] * NUM_KINDS, [])
         else:
             s.play_character(CHARACTERS[action - A.CHARACTER], None)
@@ -390,13 +389,11 @@ class Quarry(KleopatraPhase):
             self.pool[unit] += amount
             if kind in _TAINTED:
                 s.amulets[p] += s.rules.tainted_amulets
-            if s.log is not None:
-                s.log.append("quarry:paid-tainted" if kind in _TAINTED else "quarry:paid-card")
+            s.emit("quarry:paid-tainted" if kind in _TAINTED else "quarry:paid-card")
         elif action == A.MERCHANT:
             s.merchants[p] -= 1
             self.pool[MERCHANT_UNIT] += 1
-            if s.log is not None:
-                s.log.append("quarry:paid-merchant")
+            s.emit("quarry:paid-merchant")
         elif action >= A.WALL:
             s.build(self, action)
         else:
@@ -585,8 +582,7 @@ class Anubis(Interrupting):
             s.sanctuaries[index][1] = p
             s.statues[p] -= 1
             s.garden_changed()
-            if s.log is not None:
-                s.log.append("sanctuary:claimed")
+            s.emit("sanctuary:claimed")
         elif s.log is not None:
             s.log.append("sanctuary:unclaimed")
         if not self.queue:
@@ -644,21 +640,18 @@ class HandLimit(KleopatraPhase):
         p = s.active_player
         if action == A.LIMIT_KEEP:
             s.amulets[p] += LIMIT_KEEP_AMULETS_PER_CARD * (sum(s.hands[p]) - s.rules.hand_limit)
-            if s.log is not None:
-                s.log.append("hand-limit:keep")
+            s.emit("hand-limit:keep")
             s.next_turn()
         elif action == A.LIMIT_DISCARD:
             s.amulets[p] += LIMIT_DISCARD_AMULETS
-            if s.log is not None:
-                s.log.append("hand-limit:discard")
+            s.emit("hand-limit:discard")
             s.pending = LIMIT_DISCARD
         else:  # rules §8 Smuggler: keep every other card for its own amulet
             s.hands[p][SMUGGLER] -= 1
             s.seen_out(p, SMUGGLER)
             s.amulets[p] += CHARACTER_AMULETS[SMUGGLER]
             s.discard_public(SMUGGLER, 1)
-            if s.log is not None:
-                s.log.append("character:smuggler")
+            s.emit("character:smuggler")
             s.next_turn()
 
     def data_fault(self, s: GameState) -> Fault:
@@ -723,12 +716,10 @@ class Beggar(Interrupting):
         if action == A.TALENTS:
             s.talents[victim] -= BEGGAR_TALENTS
             s.talents[p] += BEGGAR_TALENTS
-            if s.log is not None:
-                s.log.append("beggar:gave-talents")
+            s.emit("beggar:gave-talents")
         else:
             s.give_card(victim, p, action - A.CARD)
-            if s.log is not None:
-                s.log.append("beggar:gave-card")
+            s.emit("beggar:gave-card")
         s.ask_beggar_victims(self.queue, self.resume)
 
     def document(self) -> dict[str, Any]:
@@ -836,8 +827,7 @@ class EnvoyOffer(Interrupting):
         if action == A.YES:
             self.offers[o] += 1
             s.offered(o, self.resource, self.offers[o])
-            if s.log is not None:
-                s.log.append("envoy:offered")
+            s.emit("envoy:offered")
             return
         nxt = (o + 1) % s.num_players
         if nxt != s.active_player:
@@ -845,8 +835,7 @@ class EnvoyOffer(Interrupting):
             return
         offering = s.envoy_order(self.offers)
         if not offering:
-            if s.log is not None:
-                s.log.append("envoy:no-offer")
+            s.emit("envoy:no-offer")
             self.hand_back(s)
             return
         s.pending = EnvoyAccept(self.resume, self.resource, self.offers, [0] * s.num_players, offering[0])
@@ -988,8 +977,7 @@ class Vizier(Interrupting):
             self.finish(s)
 
     def finish(self, s: GameState) -> None:
-        if s.log is not None:
-            s.log.append(f"vizier:kept-{self.kept}")
+        s.emit(f"vizier:kept-{self.kept}")
         self.hand_back(s)
 
     def document(self) -> dict[str, Any]:
@@ -1031,17 +1019,14 @@ class ScribeDie(Interrupting):
     def apply(self, s: GameState, action: int) -> None:
         if action == A.DIE_ADD:
             s.altar += 1
-            if s.log is not None:
-                s.log.append("scribe:die-added")
+            s.emit("scribe:die-added")
             if s.altar == DICE:
-                if s.log is not None:
-                    s.log.append("ceremony:from-scribe")
+                s.emit("ceremony:from-scribe")
                 s.start_ceremony(self.resume)
                 return
         else:
             s.altar -= 1
-            if s.log is not None:
-                s.log.append("scribe:die-removed")
+            s.emit("scribe:die-removed")
         self.hand_back(s)
 
     @classmethod
@@ -1134,6 +1119,18 @@ def read_cards(value: Any, path: str, most: int) -> list[int]:
         doc = strict.obj(v, where, ("kind", "up"), ("kind", "up"))
         out.append(strict.kind(doc["kind"], f"{where}.kind") * 2 + strict.boolean(doc["up"], f"{where}.up"))
     return out
+
+
+def pending_chain(phase: KleopatraPhase | None) -> Iterator[KleopatraPhase]:
+    """``phase``, then each phase it interrupts in turn, down to the one the turn itself is in."""
+    while phase is not None:
+        yield phase
+        phase = phase.resume if isinstance(phase, Interrupting) else None
+
+
+def quarry_visit(phase: KleopatraPhase | None) -> Quarry | None:
+    """The quarry visit under way at ``phase`` (``phase`` itself, or one it interrupts), or None."""
+    return next((visit for visit in pending_chain(phase) if isinstance(visit, Quarry)), None)
 
 
 TURN = Turn()

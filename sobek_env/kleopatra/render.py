@@ -200,37 +200,3 @@ def render_text(s: GameState, seat: int | None = None, mode: str = "original") -
     seat = s.current_player if seat is None else seat
     legal = s.legal_actions() if seat == s.current_player else []
     return render_view(view(s, seat, mode), s.rules, seat, legal)
-
-
-# What each kind of action does, by the part of its name before the colon (rules §14.1).
-_HELP = {
-    "market": "take the cards of that market stall",
-    "quarry": "start a quarry visit (pay resources, build)",
-    "character": "play that character",
-    "end_turn": "end your turn",
-    "stall": "put the next refill card on that stall",
-    "merchant": "pay with a Nile merchant",
-    "wall": "build a wall in that slot",
-    "gate": "build that side of the gate",
-    "sphinx": "build the next sphinx",
-    "obelisk": "build the next obelisk piece",
-    "pedestal": "build the pedestal",
-    "throne": "build the throne (after the pedestal)",
-    "mosaic": "build a mosaic tile",
-    "tile": "take that mosaic tile",
-    "orient": "turn the tile to that orientation",
-    "square": "put the tile's anchor on that square (row y = square // 8, column x = square % 8)",
-    "card": "choose a card of that kind",
-    "done": "finish the current step",
-    "yes": "yes",
-    "no": "no",
-    "talents": "give 2 talents to the Beggar",
-    "die": "add a die to the altar / remove one",
-    "limit": "keep your hand (over the limit: corruption) or discard down to 10",
-    "bid": "raise your offer by that many",
-}
-
-
-def action_help(action: int) -> str:
-    """A short explanation of ``action`` for people."""
-    return _HELP[ACTION_NAMES[action].partition(":")[0]]

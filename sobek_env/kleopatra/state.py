@@ -79,7 +79,6 @@ from .phases import (
     Ceremony,
     Courtesan,
     EnvoyResource,
-    Interrupting,
     KleopatraPhase,
     MosaicTile,
     Quarry,
@@ -89,6 +88,7 @@ from .phases import (
     affordable,
     consume,
     hand_pool,
+    pending_chain,
 )
 
 if TYPE_CHECKING:
@@ -143,6 +143,7 @@ class GameState(PhasedState):
 
     turn_start = TURN
     action_names = A.ACTION_NAMES
+    game_name = "kleopatra"
     __slots__ = (
         "rules", "seed", "rng", "turn", "active_player", "current_player", "cleopatra", "altar",
         "hands", "talents", "amulets", "merchants", "statues", "built_by", "ceremonies_won",
@@ -208,11 +209,9 @@ class GameState(PhasedState):
         ``NativeState`` (the same protocol); ``engine="python"`` always gives this class, whose fields the rule
         code reads.
         """
-        if engine != "python":
-            from .game import GAME
-
-            if GAME.engine_of(engine) == "native":
-                return GAME.native_engine().new(num_players, seed, **rules)
+        native = cls._native_engine(engine)
+        if native is not None:
+            return native.new(num_players, seed, **rules)
         options = make_rules(num_players, **rules)
         if seed is None:
             seed = random.SystemRandom().randrange(2**63)
@@ -261,9 +260,8 @@ class GameState(PhasedState):
         """The pending phase's type (:class:`~.phases.Turn` at the start of a turn)."""
         return type(TURN if self.pending is None else self.pending)
 
-    def clone(self) -> GameState:
-        """An independent copy (the random generator included; the log is not carried over)."""
-        o = GameState.__new__(GameState)
+    def _copy_into(self, o: GameState) -> None:
+        """Copy the table into ``o`` (a bare instance; PhasedState.clone)."""
         o.rules, o.seed, o.rules_trompe = self.rules, self.seed, self.rules_trompe
         o.rng = random.Random()
         o.rng.setstate(self.rng.getstate())
@@ -287,41 +285,6 @@ class GameState(PhasedState):
         o.saw_stack, o.shown = list(self.saw_stack), list(self.shown)
         o.last_offers = None if self.last_offers is None else list(self.last_offers)
         o.last_places = None if self.last_places is None else list(self.last_places)
-        o.log = None
-        o._legal = None
-        return o
-
-    def to_json(self) -> str:
-        """The state as a ``kleopatra-state/1`` document (INTERFACE.md)."""
-        from .jsonstate import dump
-
-        return dump(self)
-
-    @classmethod
-    def from_json(cls, text: str | bytes, engine: str | None = None) -> State:
-        """Rebuild a state from its document; StateFormatError names a bad field. ``engine`` as in :meth:`new`
-        (by default the native one where it was built)."""
-        from .jsonstate import load
-
-        if engine != "python":
-            from .game import GAME
-
-            if GAME.engine_of(engine) == "native":
-                return GAME.native_engine().from_json(text)
-        return load(text)
-
-    def resample(self, player: int, rng: random.Random) -> GameState:
-        """A state consistent with everything ``player`` knows in memory mode, the rest re-drawn (rules §12)."""
-        from .resample import resample
-
-        return resample(self, player, rng)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, GameState):
-            return NotImplemented
-        from .jsonstate import to_document
-
-        return to_document(self) == to_document(other)
 
     def __repr__(self) -> str:
         status = "over" if self.over else f"player {self.current_player} at {self.phase.name}"
@@ -341,8 +304,7 @@ class GameState(PhasedState):
     def pending_cards(self) -> list[int]:
         """Cards per kind held by the pending phases: a payment row, a refill's or a Vizier's draw."""
         out = [0] * NUM_KINDS
-        phase = self.pending
-        while phase is not None:
+        for phase in pending_chain(self.pending):
             if isinstance(phase, Quarry):
                 for k, c in enumerate(phase.paid):
                     out[k] += c
@@ -352,7 +314,6 @@ class GameState(PhasedState):
             elif isinstance(phase, Vizier):
                 for k, c in enumerate(phase.drawn):
                     out[k] += c
-            phase = phase.resume if isinstance(phase, Interrupting) else None
         return out
 
     def card_counts(self) -> list[int]:
@@ -426,8 +387,7 @@ class GameState(PhasedState):
             self.discard = [0] * NUM_KINDS
             for row in self.known_discard:
                 row[:] = self.discard
-            if self.log is not None:
-                self.log.append("reshuffle")
+            self.emit("reshuffle")
         return self.deck.pop()
 
     # ------------------------------------------------------------------ the market (rules §4)
@@ -442,8 +402,7 @@ class GameState(PhasedState):
             if card & 1:
                 self.seen_in(p, kind)
         self.stalls[stall] = []
-        if self.log is not None:
-            self.log.append("market" if cards else "market:empty")
+        self.emit("market" if cards else "market:empty")
         drawn = []
         for _ in range(REFILL_DRAW):
             card = self.draw()
@@ -451,8 +410,7 @@ class GameState(PhasedState):
                 break
             drawn.append(card)
         if not drawn:
-            if self.log is not None:
-                self.log.append("refill:nothing")
+            self.emit("refill:nothing")
             self.pending = AFTER
             return
         if len(drawn) < REFILL_DRAW and self.log is not None:
@@ -469,8 +427,7 @@ class GameState(PhasedState):
         self.seen_out(p, kind)
         self.amulets[p] += CHARACTER_AMULETS[kind]
         self.set_aside[kind] += 1
-        if self.log is not None:
-            self.log.append(f"character:{KINDS[kind]}")
+        self.emit(f"character:{KINDS[kind]}")
         if kind == BEGGAR:
             n = self.num_players
             self.ask_beggar_victims([(p + i) % n for i in range(1, n)], resume)
@@ -479,8 +436,7 @@ class GameState(PhasedState):
                 self.known_discard[p][:] = self.discard  # he searches the whole pile
                 self.pending = Courtesan(resume)
             else:
-                if self.log is not None:
-                    self.log.append("courtesan:empty-discard")
+                self.emit("courtesan:empty-discard")
                 self.pending = resume
         elif kind == ENVOY:
             self.pending = EnvoyResource(resume)
@@ -496,8 +452,7 @@ class GameState(PhasedState):
             if any(drawn):
                 self.pending = Vizier(resume, drawn, 0)
             else:
-                if self.log is not None:
-                    self.log.append("vizier:nothing-drawn")
+                self.emit("vizier:nothing-drawn")
                 self.pending = resume
 
     def garden_changed(self) -> None:
@@ -531,8 +486,7 @@ class GameState(PhasedState):
             if victim not in self.shown:
                 self.shown.append(victim)
             self.known[p][victim][:] = hand
-            if self.log is not None:
-                self.log.append("beggar:showed-hand")
+            self.emit("beggar:showed-hand")
         self.current_player = p
         self.pending = resume
 
@@ -558,8 +512,7 @@ class GameState(PhasedState):
                 for k in range(NUM_KINDS):
                     if row[k]:
                         row[k] -= 1
-        if self.log is not None:
-            self.log.append("courtesan:took")
+        self.emit("courtesan:took")
 
     def envoy_order(self, offers: list[int]) -> list[int]:
         """The opponents who offered something, in turn order."""
@@ -578,16 +531,14 @@ class GameState(PhasedState):
         elif self.log is not None:  # rules §8 [decision]: from the supply
             self.log.append("envoy:amulet-from-supply")
         self.amulets[p] += ENVOY_AMULETS_PER_CARD
-        if self.log is not None:
-            self.log.append("envoy:accepted")
+        self.emit("envoy:accepted")
 
     # ------------------------------------------------------------------ building (rules §5, §6)
 
     def build(self, visit: Quarry, action: int) -> None:
         """rules §5.1: the element's cost leaves the pool and the piece is placed."""
         consume(visit.pool, COSTS[_CATEGORY_OF_BUILD[action]], self.rules_trompe)
-        if self.log is not None:
-            self.log.append(_BUILD_EVENT[action])
+        self.emit(_BUILD_EVENT[action])
         if action == A.MOSAIC:
             self.pending = MosaicTile(visit)
             return
@@ -620,14 +571,12 @@ class GameState(PhasedState):
         for area in new:
             self.sanctuaries.append([area, None])
             self.sanctuary_union |= area
-            if self.log is not None:
-                self.log.append("sanctuary:formed" if _neighbours(mask) & area else "sanctuary:formed-far")
+            self.emit("sanctuary:formed" if _neighbours(mask) & area else "sanctuary:formed-far")
         had_tiles = bool(self.stack)
         blocked = self.covered | self.sanctuary_union
         while self.stack and not geo.tile_placeable(self.stack[0], blocked):  # rules §6.5
             self.removed.append(self.stack.pop(0))
-            if self.log is not None:
-                self.log.append("tile:removed")
+            self.emit("tile:removed")
         if had_tiles and not self.stack and self.log is not None:
             self.log.append("mosaic:complete-by-removal")
         if new and self.statues[p]:
@@ -688,11 +637,9 @@ class GameState(PhasedState):
         for _ in range(DICE - self.altar):
             if rng.randrange(DIE_FACES) < faces:
                 self.altar += 1
-        if self.log is not None:
-            self.log.append("dice:rolled")
+        self.emit("dice:rolled")
         if self.altar == DICE:
-            if self.log is not None:
-                self.log.append("ceremony:from-dice")
+            self.emit("ceremony:from-dice")
             self.start_ceremony(AFTER)
         else:
             self.pending = AFTER
@@ -700,8 +647,7 @@ class GameState(PhasedState):
     # ------------------------------------------------------------------ the ceremony (rules §10)
 
     def start_ceremony(self, resume: KleopatraPhase | None) -> None:
-        if self.log is not None:
-            self.log.append("ceremony")
+        self.emit("ceremony")
         self.pending = Ceremony(resume, [0] * self.num_players)
         self.current_player = self.active_player
 

@@ -20,12 +20,11 @@ from .phases import (
     Courtesan,
     EnvoyAccept,
     EnvoyOffer,
-    Interrupting,
     MosaicOrient,
     MosaicSquare,
-    Quarry,
     Refill,
     Vizier,
+    quarry_visit,
 )
 from .state import GameState
 
@@ -106,15 +105,6 @@ class View:
     last_places: list[int] = field(default_factory=list)  # 0: no ceremony yet
 
 
-def _visit(s: GameState) -> Quarry | None:
-    phase = s.pending
-    while phase is not None:
-        if isinstance(phase, Quarry):
-            return phase
-        phase = phase.resume if isinstance(phase, Interrupting) else None
-    return None
-
-
 def view(s: GameState, seat: int, mode: str = "original") -> View:
     """What ``seat`` sees of ``s`` in ``mode`` (rules §12, §15)."""
     check_observation_mode(mode)
@@ -185,7 +175,7 @@ def view(s: GameState, seat: int, mode: str = "original") -> View:
             v.stack_order[t] = place + 1
     v.altar = s.altar
 
-    visit = _visit(s)
+    visit = quarry_visit(s.pending)
     if visit is not None:
         v.pool = list(visit.pool)
         v.paid = list(visit.paid)

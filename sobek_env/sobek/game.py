@@ -51,7 +51,7 @@ import numpy as np
 
 from ..compiled import extension
 from ..game import Column, Game, State, Table, python_state
-from . import invariants, stress, words
+from . import invariants, jsonstate, resample, stress, words
 from .actions import ACTION_NAMES
 from .catalogue import (
     CHARACTERS,
@@ -80,7 +80,7 @@ from .catalogue import (
 from .decode import View
 from .observation import HIGH, Observer, describe_layout, encode_state, state_size
 from .picture import frame_size, picture
-from .render import action_help, render_text
+from .render import render_text
 from .state import GameState
 from .view import document as view_document
 
@@ -96,6 +96,8 @@ class SobekGame(Game):
     version = 1
     min_players, max_players, default_players = MIN_PLAYERS, MAX_PLAYERS, 2
     action_names = ACTION_NAMES
+    state_class = GameState
+    documents, resampler, words = jsonstate, resample, words
     score_scale = SCORE_SCALE
     observation_high = HIGH
     rules_options = ("scarabs", "green_cards", "families")
@@ -105,18 +107,6 @@ class SobekGame(Game):
         Column("most_corrupt_rate", "most corrupt", "most_corrupt", "rounds", ".1%"),
         Column("penalty_per_game", "penalty/game", "penalty"),                  # points lost to the penalty
     )
-
-    def new(self, num_players: int | None = None, seed: int | None = None, engine: str | None = None,
-            **rules: Any) -> State:
-        n = self.default_players if num_players is None else num_players
-        if self.engine_of(engine) == "native":
-            return self.native_engine().new(n, seed, **rules)
-        return GameState.new(n, seed=seed, engine="python", **rules)
-
-    def from_json(self, text: str | bytes, engine: str | None = None) -> State:
-        if self.engine_of(engine) == "native":
-            return self.native_engine().from_json(text)
-        return GameState.from_json(text, engine="python")
 
     def stress_profile(self) -> ModuleType:
         return stress
@@ -165,15 +155,6 @@ class SobekGame(Game):
 
     def decode(self, observation: Mapping[str, Any], table: Table) -> View:
         return View(observation, table.num_players, table.rules)
-
-    def action_help(self, action: int) -> str:
-        return action_help(action)
-
-    def describe_action(self, state: State, action: int) -> str:
-        return words.describe(python_state(state), action)
-
-    def seen_move(self, state: State, action: int, seat: int) -> str | None:
-        return words.seen(python_state(state), action, seat)
 
     def seat_document(self, state: State, seat: int, observation_mode: str = "original") -> dict[str, Any]:
         self.check_table(state.num_players, observation_mode)

@@ -21,7 +21,7 @@ import numpy as np
 
 from ..compiled import extension
 from ..game import OBSERVATION_MODES as MODES
-from ..game import check_observation_mode, layout_of
+from ..game import BufferObserver, layout_of
 from .catalogue import (
     BACKS,
     CURSE,
@@ -137,7 +137,7 @@ def describe_layout(num_players: int) -> list[tuple[str, tuple[int, ...], str]]:
     return list(_shapes(num_players))
 
 
-class Observer:
+class Observer(BufferObserver):
     """Writes what one seat sees into a preallocated float32 buffer, exposed as named views.
 
     What the seat may see is :func:`sobek_env.view.seat_view`'s; the encoder only copies it and the
@@ -151,14 +151,9 @@ class Observer:
     """
 
     def __init__(self, num_players: int, mode: str = "original") -> None:
-        check_observation_mode(mode)
+        super().__init__(num_players, mode, _layout)
         n = num_players
-        self.num_players = n
-        self.mode = mode
-        self.memory = mode == "memory"
         slices, shapes, size = _layout(n)
-        self.buffer = np.zeros(size, dtype=np.float32)
-        self.views = {name: self.buffer[sl].reshape(shapes[name]) for name, sl in slices.items()}
         self._stage = bytearray(size)
         self._staged = np.frombuffer(self._stage, dtype=np.uint8)  # a view: no copy at conversion
         self._blank = bytes(size)
@@ -175,21 +170,9 @@ class Observer:
             tuple(slices["nile"].start + pos * NILE_COLUMNS + NILE_FACE[kind] for kind in range(NUM_KINDS))
             for pos in range(NILE_SLOTS)
         )
-        # the compiled twin writes the same buffer, so the named views serve both paths
-        self._compiled = None if _observe is None else _observe.Encoder(self.buffer, self._at, n, self.memory)
-        self._encode = self.encode_python if self._compiled is None else self._compiled.encode_seat
-
-    def __reduce__(self) -> tuple:
-        """Pickled as its parameters (the compiled encoder holds a memory view), rebuilt on loading."""
-        return (Observer, (self.num_players, self.mode))
-
-    def encode(self, s: GameState, seat: int) -> np.ndarray:
-        """Fill the buffer with ``seat``'s view of ``s`` and return it (not a copy): a native state writes it
-        itself, a Python one through the compiled encoder where it was built (the same vector), else in Python."""
-        if s.engine == "native":
-            s.encode(self.buffer, seat, self.memory)
-            return self.buffer
-        return self._encode(s, seat)
+        if _observe is not None:  # the compiled twin writes the same buffer, so the named views serve both paths
+            self._compiled = _observe.Encoder(self.buffer, self._at, n, self.memory)
+            self._encode = self._compiled.encode_seat
 
     def encode_python(self, s: GameState, seat: int) -> np.ndarray:
         """:meth:`encode` in pure Python: the reference the compiled encoder is tested against."""

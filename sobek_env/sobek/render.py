@@ -79,22 +79,3 @@ def render_text(s: GameState, seat: int | None = None, memory: bool = False) -> 
     if not s.over and s.current_player == seat:
         lines.append("Legal: " + ", ".join(ACTION_NAMES[a] for a in s.legal_actions()))
     return "\n".join(lines)
-
-
-# What each kind of action does, by the part of its name before the colon (rules §3 to §9).
-_HELP = {
-    "take": "take the card at that Nile position (0 = nearest the 0 space)",
-    "character": "play that character from your hand",
-    "set": "start a set of those goods on the table (then add cards, then done)",
-    "card": "choose a card of that kind",
-    "done": "finish the current step (stop adding cards, keep the rest)",
-    "token": "take that token",
-    "player": "choose the player that many seats after you (0 = yourself)",
-    "goods": "choose that goods (or your amulets-only set)",
-    "back": "take a card of that back colour",
-}
-
-
-def action_help(action: int) -> str:
-    """A short explanation of ``action`` for people."""
-    return _HELP[ACTION_NAMES[action].partition(":")[0]]

@@ -97,6 +97,7 @@ class GameState(PhasedState):
 
     turn_start = TURN_START
     action_names = A.ACTION_NAMES
+    game_name = "sobek"
     __slots__ = (
         "rules", "seed", "rng", "round", "first_player", "current_player", "markers",
         "hands", "piles", "curses", "sets", "horizontal", "nile", "deck", "tokens",
@@ -150,11 +151,9 @@ class GameState(PhasedState):
         the native engine where it was built, so the state may be a ``NativeState`` (the same protocol);
         ``engine="python"`` always gives this class, whose fields the rule code reads.
         """
-        if engine != "python":
-            from .game import GAME
-
-            if GAME.engine_of(engine) == "native":
-                return GAME.native_engine().new(num_players, seed, **options)
+        native = cls._native_engine(engine)
+        if native is not None:
+            return native.new(num_players, seed, **options)
         unknown = set(options) - {"scarabs", "green_cards", "families"}
         if unknown:
             raise ValueError(
@@ -190,9 +189,8 @@ class GameState(PhasedState):
     def phase_name(self) -> str:
         return self.phase or "turn start"
 
-    def clone(self) -> GameState:
-        """An independent copy (including the random generator; not the event log)."""
-        other = GameState.__new__(GameState)
+    def _copy_into(self, other: GameState) -> None:
+        """Copy the table into ``other`` (a bare instance; PhasedState.clone)."""
         other.rules = self.rules
         other.seed = self.seed
         other.rng = random.Random()
@@ -219,53 +217,12 @@ class GameState(PhasedState):
         other.token_glimpse = list(self.token_glimpse)
         other.round_log = [_copy_entry(entry) for entry in self.round_log]
         other.extra_turns = self.extra_turns
-        other.log = None
-        other._legal = None
-        return other
-
-    def to_json(self) -> str:
-        """The state as a ``sobek-state/1`` JSON document (INTERFACE.md)."""
-        from .jsonstate import dump
-
-        return dump(self)
-
-    @classmethod
-    def from_json(cls, text: str | bytes, engine: str | None = None) -> State:
-        """Rebuild a state from :meth:`to_json`'s document; StateFormatError names a bad field. ``engine`` as
-        in :meth:`new` (by default the native one where it was built)."""
-        from .jsonstate import load
-
-        if engine != "python":
-            from .game import GAME
-
-            if GAME.engine_of(engine) == "native":
-                return GAME.native_engine().from_json(text)
-        return load(text)
-
-    def resample(self, player: int, rng: random.Random) -> GameState:
-        """A state consistent with everything ``player`` knows in memory mode, the rest re-drawn with ``rng``
-        (a determinization for search agents; INTERFACE.md, "Games")."""
-        from .resample import resample
-
-        return resample(self, player, rng)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, GameState):
-            return NotImplemented
-        from .jsonstate import to_document
-
-        return to_document(self) == to_document(other)
 
     def __repr__(self) -> str:
         status = "over" if self.over else f"player {self.current_player} at {self.phase or 'turn start'}"
         return f"<GameState {self.num_players} players, round {self.round}, scores {self.markers}, {status}>"
 
     # ------------------------------------------------------------------ queries used by the phases
-
-    def emit(self, event: str) -> None:
-        """Report a rules path to the event log, if one is kept."""
-        if self.log is not None:
-            self.log.append(event)
 
     def seat_at(self, offset: int) -> int:
         """The seat ``offset`` places to the left of the player to move."""

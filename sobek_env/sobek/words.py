@@ -10,6 +10,7 @@ is said without its face.
 
 from __future__ import annotations
 
+from ..words import action_parts, phase_words, third_person
 from . import actions as A
 from .catalogue import (
     AMULET,
@@ -44,6 +45,22 @@ from .phases import (
 )
 from .state import GameState
 
+PRONOUNS = (("your ", "his "), ("yourself", "himself"), ("you ", "he "))  # describe's words said of the mover
+VERBS = {"lay": "lays", "play": "plays", "extend": "extends", "add": "adds", "take": "takes", "put": "puts",
+         "discard": "discards", "finish": "finishes", "keep": "keeps", "move": "moves", "search": "searches",
+         "steal": "steals", "give": "gives", "choose": "chooses"}
+# What each kind of action does, by the part of its name before the colon (rules §3 to §9).
+HELP = {
+    "take": "take the card at that Nile position (0 = nearest the 0 space)",
+    "character": "play that character from your hand",
+    "set": "start a set of those goods on the table (then add cards, then done)",
+    "card": "choose a card of that kind",
+    "done": "finish the current step (stop adding cards, keep the rest)",
+    "token": "take that token",
+    "player": "choose the player that many seats after you (0 = yourself)",
+    "goods": "choose that goods (or your amulets-only set)",
+    "back": "take a card of that back colour",
+}
 POWERS = {  # what playing each character does (rules §4)
     "queen": "draw 3 cards from the deck",
     "vizier": "search an opponent's corruption pile and take a card of it",
@@ -99,18 +116,11 @@ def token(index: int) -> str:
 
 def describe(s: GameState, action: int) -> str:
     """What ``action`` does now, for the player to move, in the rules' words."""
-    name = A.ACTION_NAMES[action]
-    prefix, _, arg = name.partition(":")
+    name, prefix, arg = action_parts(A.ACTION_NAMES, action)
     p, pending = s.current_player, s.pending
     if prefix == "take":
-        position = int(arg)
-        taken = nile_card(s.nile[position])
-        if isinstance(pending, Merchant):
-            return f"take {taken} from Nile position {position}, with no corruption (Merchant)"
-        skipped = s.nile[:position]
-        corrupt = f"; {_skipped(skipped)} to your corruption pile" if skipped else \
-            "; nothing goes to your corruption pile"
-        return f"take {taken} from Nile position {position}{corrupt}"
+        return _take(s, int(arg), "take", ", with no corruption (Merchant)", "your corruption pile",
+                     "; nothing goes to your corruption pile")
     if prefix == "character":
         return f"play {card(FIRST_CHARACTER + CHARACTERS.index(arg))}: {POWERS[arg]}"
     if prefix == "set":
@@ -125,51 +135,43 @@ def describe(s: GameState, action: int) -> str:
             return f"extend your amulets-only set with 3 or more {arg} cards (it becomes your {arg} set)"
         return f"lay a new set of {arg}: 3 or more fitting cards"
     if prefix == "card":
-        kind = KINDS.index(arg)
-        if isinstance(pending, (BuildSet, HorizontalSet)):
-            return f"add {card(kind)} to the {GOODS[pending.goods]} set being laid (its card {sum(pending.cards) + 1})"
-        if isinstance(pending, CourtesanCard):
-            return f"add {card(kind)} from your hand to your {set_name(pending.slot)}"
-        if isinstance(pending, VizierCard):
-            return f"take {card(kind)} from player_{pending.target}'s corruption pile into your hand"
-        if isinstance(pending, Scribe):
-            return f"put {card(kind)} from your hand into your corruption pile (Scribe: down to 6 cards)"
-        if isinstance(pending, PriestCharacters):
-            return f"discard {card(kind)} from your corruption pile"
-        return f"choose {card(kind)}"
+        said = card(KINDS.index(arg))
+        return phase_words(pending, {
+            (BuildSet, HorizontalSet):
+                lambda laying: f"add {said} to the {GOODS[laying.goods]} set being laid (its card "
+                               f"{sum(laying.cards) + 1})",
+            CourtesanCard: lambda adding: f"add {said} from your hand to your {set_name(adding.slot)}",
+            VizierCard: lambda searching: f"take {said} from player_{searching.target}'s corruption pile into "
+                                          f"your hand",
+            Scribe: f"put {said} from your hand into your corruption pile (Scribe: down to 6 cards)",
+            PriestCharacters: f"discard {said} from your corruption pile",
+        }, f"choose {said}")
     if name == "done":
-        if isinstance(pending, (BuildSet, HorizontalSet)):
-            return f"finish the {GOODS[pending.goods]} set with its {sum(pending.cards)} cards"
-        if isinstance(pending, Horizontal):
-            return "lay no more horizontal sets (the cards left in your hand go to your corruption pile)"
-        if isinstance(pending, CourtesanCard):
-            return "add no second card"
-        if isinstance(pending, PriestCharacters):
-            return "keep the characters left in your corruption pile"
-        return "finish this step"
+        return phase_words(pending, {
+            (BuildSet, HorizontalSet): lambda laying: f"finish the {GOODS[laying.goods]} set with its "
+                                                      f"{sum(laying.cards)} cards",
+            Horizontal: "lay no more horizontal sets (the cards left in your hand go to your corruption pile)",
+            CourtesanCard: "add no second card",
+            PriestCharacters: "keep the characters left in your corruption pile",
+        }, "finish this step")
     if prefix == "token":
         return f"take {token(TOKENS.index(arg))}"
     if prefix == "player":
         target = s.seat_at(int(arg))
         who = "yourself" if target == p else f"player_{target}"
-        if isinstance(pending, FirstPlayer):
-            return f"choose {who} to play first this round"
-        if isinstance(pending, Guild):
-            return f"move player_{target} back to the previous {HIEROGLYPHS[pending.symbol]} space"
-        if isinstance(pending, Vizier):
-            return f"search player_{target}'s corruption pile and take a card of it"
-        if isinstance(pending, Thief):
-            return f"steal a card from player_{target}'s hand"
-        return f"give the Curse to player_{target} (2 more corruption at the scoring)"
+        return phase_words(pending, {
+            FirstPlayer: f"choose {who} to play first this round",
+            Guild: lambda guild: f"move player_{target} back to the previous {HIEROGLYPHS[guild.symbol]} space",
+            Vizier: f"search player_{target}'s corruption pile and take a card of it",
+            Thief: f"steal a card from player_{target}'s hand",
+        }, f"give the Curse to player_{target} (2 more corruption at the scoring)")
     if prefix == "goods":
-        slot = A.ACTION_SLOT[action]
-        if isinstance(pending, Priest):
-            return f"discard every {arg} card of your corruption pile (amulets stay)"
-        if isinstance(pending, CourtesanSet):
-            return f"add 1 or 2 cards from your hand to your {set_name(slot)}"
-        if isinstance(pending, Prosperity):
-            return f"put Prosperity on your {set_name(slot)}: 2 more scarabs on each of its cards' count"
-        return f"choose your {set_name(slot)}"
+        slot = set_name(A.ACTION_SLOT[action])
+        return phase_words(pending, {
+            Priest: f"discard every {arg} card of your corruption pile (amulets stay)",
+            CourtesanSet: f"add 1 or 2 cards from your hand to your {slot}",
+            Prosperity: f"put Prosperity on your {slot}: 2 more scarabs on each of its cards' count",
+        }, f"choose your {slot}")
     if prefix == "back":
         target = pending.target if isinstance(pending, ThiefBack) else None
         whose = f"player_{target}'s" if target is not None else "the"
@@ -180,17 +182,10 @@ def describe(s: GameState, action: int) -> str:
 def seen(s: GameState, action: int, seat: int) -> str | None:
     """Move ``action`` of the player to move in ``s`` as ``seat`` sees it (None: nothing to see). Only
     what is public is named, so two moves that leave ``seat`` the same table read the same."""
-    name = A.ACTION_NAMES[action]
-    prefix, _, arg = name.partition(":")
+    _, prefix, arg = action_parts(A.ACTION_NAMES, action)
     pending = s.pending
     if prefix == "take":
-        position = int(arg)
-        taken = nile_card(s.nile[position])
-        if isinstance(pending, Merchant):
-            return f"takes {taken} from Nile position {position} (Merchant)"
-        skipped = s.nile[:position]
-        corrupt = f"; {_skipped(skipped)} to the corruption pile" if skipped else ""
-        return f"takes {taken} from Nile position {position}{corrupt}"
+        return _take(s, int(arg), "takes", " (Merchant)", "the corruption pile", "")
     if prefix == "card" and isinstance(pending, Scribe):
         return "puts a card from the hand into the corruption pile (Scribe)"
     if prefix == "card" and isinstance(pending, VizierCard):
@@ -199,17 +194,18 @@ def seen(s: GameState, action: int, seat: int) -> str | None:
         return f"steals a random {arg}-backed card from player_{pending.target}'s hand (Thief)"
     if prefix == "goods" and isinstance(pending, Priest):  # a goods with nothing to discard shows nothing
         return "discards a goods of his choice from his corruption pile (what goes shows on the discard pile)"
-    said = describe(s, action)
-    # the rest is public (rules §10): characters, sets, tokens, targets; said in the third person
-    for mine, theirs in (("your ", "his "), ("yourself", "himself"), ("you ", "he ")):
-        said = said.replace(mine, theirs)
-    verb, _, rest = said.partition(" ")
-    third = {"lay": "lays", "play": "plays", "extend": "extends", "add": "adds", "take": "takes", "put": "puts",
-             "discard": "discards", "finish": "finishes", "keep": "keeps", "move": "moves", "search": "searches",
-             "steal": "steals", "give": "gives", "choose": "chooses"}
-    if verb in third:
-        return f"{third[verb]} {rest}"
-    return said
+    # the rest is public (rules §10): characters, sets, tokens, targets
+    return third_person(describe(s, action), PRONOUNS, VERBS)
+
+
+def _take(s: GameState, position: int, verb: str, merchant: str, pile: str, nothing: str) -> str:
+    """A take from the Nile (rules §5): with the Merchant ``merchant`` closes it, else the cards passed over go
+    to ``pile`` (``nothing`` where there are none)."""
+    taken = f"{verb} {nile_card(s.nile[position])} from Nile position {position}"
+    if isinstance(s.pending, Merchant):
+        return f"{taken}{merchant}"
+    skipped = s.nile[:position]
+    return f"{taken}; {_skipped(skipped)} to {pile}" if skipped else f"{taken}{nothing}"
 
 
 def _skipped(kinds: list[int]) -> str:

@@ -130,3 +130,31 @@ def test_max_score_bounds_every_score_and_follows_the_rules() -> None:
     assert GAME.max_score(3) > 0
     with pytest.raises(ValueError, match="hand_limit"):
         GAME.max_score(3, hand_limit=-1)
+
+
+def test_the_quarry_visit_is_found_beneath_the_phases_that_interrupt_it() -> None:
+    from sobek_env.kleopatra.phases import TURN, Anubis, MosaicTile, Quarry, pending_chain, quarry_visit
+
+    visit = Quarry([0] * 4, [0] * 12, [])
+    tile = MosaicTile(visit)
+    statue = Anubis(tile, [])
+    assert list(pending_chain(statue)) == [statue, tile, visit] and list(pending_chain(None)) == []
+    assert quarry_visit(statue) is visit and quarry_visit(visit) is visit
+    assert quarry_visit(MosaicTile(None)) is None and quarry_visit(TURN) is None and quarry_visit(None) is None
+
+
+def test_the_event_log_is_written_through_the_shared_emit() -> None:
+    """Kleopatra reports its rules paths as Sobek does (PhasedState.emit), and only where a log is kept."""
+    from sobek_env.game import PhasedState
+    from sobek_env.sobek import GameState as SobekState
+
+    assert GameState.emit is PhasedState.emit is SobekState.emit
+    s = GAME.new(3, seed=2, engine="python")
+    s.log = []
+    for _ in range(40):
+        s.apply(s.legal_actions()[-1])
+    assert s.log and set(s.log) <= set(EVENTS)
+    quiet = GAME.new(3, seed=2, engine="python")
+    for _ in range(40):
+        quiet.apply(quiet.legal_actions()[-1])
+    assert quiet.log is None and quiet == s
