@@ -492,8 +492,8 @@ def _check_statistics(s: GameState) -> None:
     plays on to documents within them)."""
     palace = (s.walls.bit_count() + s.gate.bit_count() + s.sphinxes + s.obelisks + s.pedestal + s.throne
               + len(s.mosaics))
-    visit = s.pending.resume if isinstance(s.pending, Interrupting) else s.pending
-    building = len(visit.built) if isinstance(visit, Quarry) else 0
+    visit = quarry_visit(s.pending)
+    building = len(visit.built) if visit is not None else 0
     if sum(s.built_by) + building > palace:
         p = next(p for p in range(s.num_players) if sum(s.built_by[:p + 1]) + building > palace)
         under_way = f" and {building} in the visit under way" if building else ""
