@@ -53,7 +53,7 @@ from .catalogue import (
     make_rules,
 )
 from .palace import tile_mask
-from .phases import PHASES, Ceremony, Interrupting, MosaicOrient, Quarry, card_doc, quarry_visit, read_cards
+from .phases import PHASES, Ceremony, MosaicOrient, card_doc, quarry_visit, read_cards
 from .state import _CATEGORY_OF_BUILD, GameState
 
 FORMAT = "kleopatra-state/1"
