@@ -23,6 +23,7 @@ from stable_baselines3.common.torch_layers import BaseFeaturesExtractor, MlpExtr
 from stable_baselines3.common.type_aliases import Schedule
 from torch import nn
 
+from agents.players import modelfile
 from agents.players.base import PolicyAgent
 from agents.players.features import Featurizer, feature_sets, feature_size
 from agents.players.modelfile import (
@@ -31,10 +32,13 @@ from agents.players.modelfile import (
     MAX_WIDTH,
     META_MEMBER,
     MODEL_FORMAT,
+    PPO_FILE,
     Fields,
     ModelFile,
+    check_trained_for,
     read_meta_document,
     read_tensors,
+    record_table,
     write_model,
 )
 from sobek_env.game import Table
@@ -133,7 +137,7 @@ class PPOAgent(PolicyAgent):
         deterministic: bool = True,
         seed: int | None = None,
     ) -> None:
-        super().__init__(deterministic, seed, model_table(meta))
+        super().__init__(deterministic, seed, record_table(meta))
         self.policy = policy
         self.meta = meta
         self.featurize = Featurizer(meta["features"], self.table)
@@ -216,13 +220,7 @@ def build_policy(meta: dict[str, Any]) -> MaskableActorCriticPolicy:
 
 def load_state(module: nn.Module, state: dict[str, Any], path: str | Path, what: str = "policy") -> None:
     """Load tensors into ``module``, refusing missing, extra or misshapen ones with a ValueError."""
-    try:
-        module.load_state_dict(state)
-    except (RuntimeError, ValueError, KeyError, TypeError, IndexError) as exc:
-        first = str(exc).strip().splitlines()[0]
-        raise ValueError(f"{str(path)!r} could not be loaded as a MaskablePPO model (its {what} tensors do not fit "
-                         f"the network its {META_MEMBER} describes: {first}); give a model.zip saved by train.py"
-                         ) from None
+    modelfile.load_state(module, state, path, PPO_FILE, what)
 
 
 # ---------------------------------------------------------------- checking sobek.json
@@ -255,7 +253,7 @@ def check_meta(meta: Any, path: str | Path) -> dict[str, Any]:
         except (ValueError, TypeError) as exc:
             raise f.fail("rules", f"is not a valid set of {game.name} rules options ({exc})") from None
     size = f.integer(meta, "observation_size", 1, 2**20)
-    table = model_table(meta)
+    table = record_table(meta)
     if size != feature_size(features, table):
         raise ValueError(f"model {str(path)!r} reads vectors of shape ({size},) but its features {features!r} now give "
                          f"({feature_size(features, table)},) for {table.num_players} players; retrain the model")
@@ -294,11 +292,6 @@ def _check_policy(f: Fields, policy: Any, size: int, actions: int) -> None:
     if parameter_count(policy, size, actions) > MAX_PARAMETERS:
         raise f.fail("policy.net_arch", f"describes {parameter_count(policy, size, actions):,} parameters, more than "
                                         f"the {MAX_PARAMETERS:,} a model file may hold")
-
-
-def model_table(meta: dict[str, Any]) -> Table:
-    """The table a model (its checked metadata) was trained for."""
-    return load_game(meta["game"]).table(meta["num_players"], meta["observation_mode"], **meta.get("rules", {}))
 
 
 def parameter_count(policy: dict[str, Any], size: int, actions: int) -> int:
@@ -369,14 +362,7 @@ def load_ppo(
     threads only contend (10x slower).
     """
     meta = read_meta(path)
-    wants = {"num_players": num_players, "observation_mode": observation_mode}
-    if table is not None:
-        wants = {"game": table.game.name, "num_players": table.num_players,
-                 "observation_mode": table.observation_mode, "rules": dict(table.rules)}
-    for key, wanted in wants.items():
-        if wanted is not None and meta.get(key, {} if key == "rules" else None) != wanted:
-            raise ValueError(f"model {str(path)!r} was trained for {key}={meta.get(key)!r} but this table has "
-                             f"{key}={wanted!r}; train a model for {key}={wanted!r} or change the table")
+    check_trained_for(meta, path, PPO_FILE, table, num_players=num_players, observation_mode=observation_mode)
     tensors, _ = read_tensors(path)
     torch.set_num_threads(1)
     policy = build_policy(meta)

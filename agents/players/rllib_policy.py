@@ -27,32 +27,24 @@ import numpy as np
 import torch
 from torch import nn
 
-from agents.common.files import parse_json
 from agents.players.base import PolicyAgent
 from agents.players.modelfile import (
-    LEGACY_FORMATS,
     MAX_LAYERS,
-    MAX_META_BYTES,
-    MAX_META_DEPTH,
     MAX_PARAMETERS,
-    MAX_TENSOR_BYTES,
     MAX_WIDTH,
-    META_MEMBER,
-    MODEL_FORMAT,
-    POLICY_MEMBER,
+    RLLIB_FILE,
     RLLIB_FORMAT,
     Fields,
-    FileKind,
-    check_weights,
-    load_tensors,
-    open_zip,
-    read_member,
+    check_trained_for,
+    load_state,
+    read_meta_document,
+    read_tensors,
+    record_table,
     write_model,
 )
 from sobek_env.game import Table
 from sobek_env.registry import GAMES, load_game
 
-RLLIB_FILE = FileKind("RLlib policy", "give the policy.zip that train.py --backend rllib saved", "an")
 ACTIVATIONS: dict[str, type[nn.Module]] = {"ReLU": nn.ReLU, "Tanh": nn.Tanh}
 MASKED = torch.finfo(torch.float32).min  # the logit added to an illegal action (log 0, kept finite)
 
@@ -121,8 +113,7 @@ class RLlibAgent(PolicyAgent):
     name = "rllib"
 
     def __init__(self, net: MaskedNet, meta: dict, deterministic: bool = True, seed: int | None = None) -> None:
-        table = load_game(meta["game"]).table(meta["num_players"], meta["observation_mode"], **meta.get("rules", {}))
-        super().__init__(deterministic, seed, table)
+        super().__init__(deterministic, seed, record_table(meta))
         self.net = net
         self.meta = meta
 
@@ -191,59 +182,21 @@ def _text(f: Fields, doc: dict, key: str, field: str) -> str:
 
 def read_meta(path: str | Path) -> dict[str, Any]:
     """The checked ``sobek.json`` record of a policy file: FileNotFoundError, or ValueError naming what is wrong
-    (a train.py MaskablePPO model is named as such, with the spec that plays it)."""
-    path = Path(path)
-    with open_zip(path, RLLIB_FILE) as archive:
-        names = set(archive.namelist())
-        if META_MEMBER not in names:
-            raise ValueError(f"{str(path)!r} is a zip but not an RLlib policy (no {META_MEMBER}); {RLLIB_FILE.hint}")
-        meta = parse_json(read_member(archive, path, META_MEMBER, MAX_META_BYTES, RLLIB_FILE),
-                          f"{str(path)!r}: {META_MEMBER}", MAX_META_BYTES, MAX_META_DEPTH)
-        declared = meta.get("format") if isinstance(meta, dict) else None
-        if declared == MODEL_FORMAT or declared in LEGACY_FORMATS:
-            raise ValueError(f"{str(path)!r} is a MaskablePPO model of train.py ({declared!r}), not an RLlib policy; "
-                             f"play it as ppo:{path}")
-        if declared != RLLIB_FORMAT:
-            raise ValueError(f"{str(path)!r} records an unknown model format in {META_MEMBER} ({declared!r}); "
-                             f"expected {RLLIB_FORMAT!r}")
-        if names != {META_MEMBER, POLICY_MEMBER}:
-            extra = sorted(names - {META_MEMBER, POLICY_MEMBER})
-            problem = f"unknown member {extra[0]!r}" if extra else f"no {POLICY_MEMBER}"
-            raise ValueError(f"{str(path)!r} is not an RLlib policy file ({problem}); a {RLLIB_FORMAT} policy "
-                             f"holds exactly {META_MEMBER} and {POLICY_MEMBER}")
-    return check_meta(meta, path)
+    (a model of another kind is named as such, with the spec that plays it)."""
+    return check_meta(read_meta_document(path, RLLIB_FILE), path)
 
 
 def read_weights(path: str | Path) -> dict[str, torch.Tensor]:
     """The network's tensors in the policy file ``path`` (a dict of names to tensors)."""
-    path = Path(path)
-    with open_zip(path, RLLIB_FILE) as archive:
-        data = read_member(archive, path, POLICY_MEMBER, MAX_TENSOR_BYTES, RLLIB_FILE)
-    weights = load_tensors(data, path, POLICY_MEMBER, RLLIB_FILE)
-    if not isinstance(weights, dict) or not all(isinstance(k, str) and isinstance(v, torch.Tensor)
-                                                for k, v in weights.items()):
-        raise ValueError(f"{str(path)!r} is not an RLlib policy file (member {POLICY_MEMBER!r} is not a dict of "
-                         f"named tensors); {RLLIB_FILE.hint}")
-    check_weights(weights, path, POLICY_MEMBER, RLLIB_FILE)
-    return weights
+    return read_tensors(path, kind=RLLIB_FILE)[0]
 
 
 def save_policy(path: str | Path, meta: dict[str, Any], weights: dict[str, torch.Tensor]) -> None:
     """Write a policy file (aside, then renamed over ``path``): ``meta`` is the record without its format,
     ``weights`` the tensors of the :class:`MaskedNet` it describes (refused with a ValueError if they do not fit)."""
     record = check_meta({"format": RLLIB_FORMAT, **meta}, path)
-    load_weights(build_net(record), weights, path)
+    load_state(build_net(record), weights, path, RLLIB_FILE)
     write_model(path, record, {name: tensor.detach().cpu().contiguous() for name, tensor in weights.items()})
-
-
-def load_weights(net: MaskedNet, weights: dict[str, torch.Tensor], path: str | Path) -> None:
-    """Load tensors into ``net``, refusing missing, extra or misshapen ones with a ValueError."""
-    try:
-        net.load_state_dict(weights)
-    except (RuntimeError, ValueError, KeyError, TypeError, IndexError) as exc:
-        first = str(exc).strip().splitlines()[0]
-        raise ValueError(f"{str(path)!r} could not be loaded as an RLlib policy (its tensors do not fit the network "
-                         f"its {META_MEMBER} describes: {first}); {RLLIB_FILE.hint}") from None
 
 
 def load_rllib(path: str | Path, deterministic: bool = True, seed: int | None = None,
@@ -255,16 +208,10 @@ def load_rllib(path: str | Path, deterministic: bool = True, seed: int | None = 
     one thread: on one observation at a time, more threads only contend.
     """
     meta = read_meta(path)
-    if table is not None:
-        wants = {"game": table.game.name, "num_players": table.num_players,
-                 "observation_mode": table.observation_mode, "rules": dict(table.rules)}
-        for key, wanted in wants.items():
-            if meta.get(key, {} if key == "rules" else None) != wanted:
-                raise ValueError(f"policy {str(path)!r} was trained for {key}={meta.get(key)!r} but this table has "
-                                 f"{key}={wanted!r}; train a policy for {key}={wanted!r} or change the table")
+    check_trained_for(meta, path, RLLIB_FILE, table)
     weights = read_weights(path)
     torch.set_num_threads(1)
     net = build_net(meta)
-    load_weights(net, weights, path)
+    load_state(net, weights, path, RLLIB_FILE)
     net.eval()
     return RLlibAgent(net, meta, deterministic=deterministic, seed=seed)
