@@ -74,6 +74,12 @@ EVAL_GAMES = Bounds(int, 1, 10**6)
 MAX_WEIGHT = 10**6  # opponents' weights are relative: a million to one already leaves one out
 WEIGHTS = Bounds(float, 0, MAX_WEIGHT)
 ENVS = Bounds(int, 1, 256)  # environments (games) played at once
+# the numbers the options (and config.json fields) of both PPO backends accept, by field
+PPO_RANGES: dict[str, Bounds] = {
+    "timesteps": STEPS, "seed": SEEDS, "envs": ENVS, "snapshot_every": STEPS, "eval_every": STEPS,
+    "eval_games": EVAL_GAMES, "eval_seed": SEEDS, "lr": LEARNING_RATES, "batch_size": BATCHES, "epochs": EPOCHS,
+    "gamma": DISCOUNTS, "gae_lambda": GAE_LAMBDAS, "clip": CLIP_RANGES, "ent_coef": ENTROPY_COEFFICIENTS,
+}
 
 
 def layer_sizes(text: str) -> list[int]:

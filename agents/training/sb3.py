@@ -89,20 +89,11 @@ from tqdm import tqdm
 
 import sobek_env
 from agents.common.arguments import (
-    BATCHES,
-    CLIP_RANGES,
-    DISCOUNTS,
-    ENTROPY_COEFFICIENTS,
-    ENVS,
-    EPOCHS,
     EVAL_BASELINES,
-    EVAL_GAMES,
     EVAL_SEED,
-    GAE_LAMBDAS,
-    LEARNING_RATES,
     MAX_ROLLOUT,
     MAX_STEPS,
-    SEEDS,
+    PPO_RANGES,
     STEPS,
     WEIGHTS,
     Bounds,
@@ -164,13 +155,11 @@ DEFAULTS = {
 
 # the numbers each option (and config.json field) accepts, checked before anything is written
 RANGES: dict[str, Bounds] = {
-    "timesteps": STEPS, "seed": SEEDS, "envs": ENVS,
+    **PPO_RANGES,
     "advice_prior": Bounds(float, 0, 100),  # a logit 100 ahead leaves the others less than float32's smallest normal
-    "critic_warmup": Bounds(int, 0, MAX_STEPS), "self_play_weight": WEIGHTS, "snapshot_every": STEPS,
+    "critic_warmup": Bounds(int, 0, MAX_STEPS), "self_play_weight": WEIGHTS,
     "snapshots": Bounds(int, 1, 100),  # each a network held in every environment worker
-    "eval_every": STEPS, "eval_games": EVAL_GAMES, "eval_seed": SEEDS, "checkpoint_every": STEPS,
-    "lr": LEARNING_RATES, "n_steps": Bounds(int, 1, MAX_ROLLOUT), "batch_size": BATCHES, "epochs": EPOCHS,
-    "gamma": DISCOUNTS, "gae_lambda": GAE_LAMBDAS, "clip": CLIP_RANGES, "ent_coef": ENTROPY_COEFFICIENTS,
+    "checkpoint_every": STEPS, "n_steps": Bounds(int, 1, MAX_ROLLOUT),
 }
 
 def game_defaults(game: str) -> dict[str, Any]:
