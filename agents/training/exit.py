@@ -91,7 +91,7 @@ from agents.players.net import (
 )
 from agents.players.registry import make, with_option
 from agents.search.ismcts import REWARD_POINTS_SHARE
-from agents.tournaments.tournament import agent_seed, play_tournament, wilson_interval
+from agents.tournaments.tournament import agent_seed, play_tournament, turns, wilson_interval
 from agents.training.imitation import soft_target
 from agents.training.rundir import Run, RunError, now
 from sobek_env.env import ask
@@ -351,12 +351,7 @@ class Labeller:
         env.reset(seed=seed)
         state = env.unwrapped.game
         rows: list[tuple] = []
-        for _ in env.agent_iter():
-            observation, _, termination, truncation, _ = env.last()
-            if termination or truncation:
-                env.step(None)
-                continue
-            seat = state.current_player
+        for seat, observation in turns(env):
             agent = players[seat]
             action = ask(agent, observation, state)
             if specs[seat] == expert and observation["action_mask"].sum() > 1:
