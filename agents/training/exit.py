@@ -77,7 +77,7 @@ from agents.common.arguments import (
     TrainingParser,
     layer_sizes,
 )
-from agents.common.files import DirectoryLock, lock_for_command, read_json, write_atomic
+from agents.common.files import DirectoryLock, read_json, write_atomic
 from agents.common.workers import die_with_parent, sigterm_as_interrupt, stopped_by
 from agents.players.net import (
     PolicyValueNet,
@@ -93,7 +93,7 @@ from agents.players.registry import make, with_option
 from agents.search.ismcts import REWARD_POINTS_SHARE
 from agents.tournaments.tournament import agent_seed, play_tournament, turns, wilson_interval
 from agents.training.imitation import soft_target
-from agents.training.rundir import Run, RunError, now
+from agents.training.rundir import Run, RunError, lock_new_run, lock_run, now, refuse_changes, run_options
 from sobek_env.env import ask
 from sobek_env.game import Table
 from sobek_env.registry import GAMES, load_game
@@ -220,18 +220,10 @@ def configure(argv: Sequence[str] | None) -> tuple[dict, Path, bool, DirectoryLo
     """The run's configuration, its directory, whether it resumes, and the lock held on the directory; exits
     with status 2 and one line on a bad configuration or a directory in use."""
     parser = build_parser()
-    given = vars(parser.parse_args(argv))
-    out: Path = given.pop("out")
-    resume = given.pop("resume", False)
+    given, out, resume = run_options(parser, argv)
     if resume:
-        if not (out / "config.json").is_file():
-            parser.error(f"no run to resume in {str(out)!r} (no config.json); start one without --resume")
-        refused = sorted(set(given) - set(RESUMABLE))
-        if refused:
-            options = ", ".join("--" + key.replace("_", "-") for key in refused)
-            parser.error(f"--resume continues the run with its config.json; drop {options} "
-                         "or start a new run in another --out")
-        lock = lock_for_command(parser, out, "the run")
+        refuse_changes(parser, given, RESUMABLE)
+        lock = lock_run(parser, out)
         try:
             config = Run(out).read_config()
             if config.get("algo") != "exit":
@@ -242,8 +234,6 @@ def configure(argv: Sequence[str] | None) -> tuple[dict, Path, bool, DirectoryLo
             lock.release()
             parser.error(f"{str(out / 'config.json')!r} cannot be resumed: {exc}")
         return config, out, True, lock
-    if (out / "config.json").exists():
-        parser.error(f"{str(out)!r} already holds a run; continue it with --resume or choose another --out")
     if "players" not in given:
         parser.error("--players is required for a new run")
     config = {"algo": "exit", **DEFAULTS, **given}
@@ -253,10 +243,7 @@ def configure(argv: Sequence[str] | None) -> tuple[dict, Path, bool, DirectoryLo
         check_config(config)
     except (OSError, ValueError) as exc:
         parser.error(str(exc))
-    lock = lock_for_command(parser, out, "the run")
-    if (out / "config.json").exists():  # started while this one was checking its configuration
-        lock.release()
-        parser.error(f"{str(out)!r} already holds a run; continue it with --resume or choose another --out")
+    lock = lock_new_run(parser, out)
     config["command"] = "python train.py --algo exit " + shlex.join(list(argv) if argv is not None else sys.argv[1:])
     return config, out, False, lock
 

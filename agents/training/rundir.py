@@ -9,18 +9,20 @@ newest checkpoint that reads back whole, warning about any newer one that does n
 
 from __future__ import annotations
 
+import argparse
 import csv
 import io
 import json
 import shutil
 import sys
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from agents.common.files import read_json, write_atomic
+from agents.common.files import DirectoryLock, lock_for_command, read_json, write_atomic
 from agents.players.modelfile import ModelFile
 from agents.players.ppo import build_policy, load_ppo, load_state, read_model, save_ppo
 
@@ -183,3 +185,50 @@ class Run:
         if len(kept) < len(rows):
             self.write_evaluations(columns, kept)
         return len(rows) - len(kept)
+
+
+# ---------------------------------------------------------------- the command line of a run's directory
+
+
+def run_options(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> tuple[dict[str, Any], Path, bool]:
+    """The options given on the command line (without --out and --resume), the run's directory and whether the
+    run resumes; exits with status 2 and one line if --resume finds no run there, or a new run finds one."""
+    given = vars(parser.parse_args(argv))
+    out: Path = given.pop("out")
+    resume = given.pop("resume", False)
+    if resume and not (out / "config.json").is_file():
+        parser.error(f"no run to resume in {str(out)!r} (no config.json); start one without --resume")
+    if not resume:
+        refuse_a_run_in(parser, out)
+    return given, out, resume
+
+
+def refuse_a_run_in(parser: argparse.ArgumentParser, out: Path) -> None:
+    """Exit with status 2 and one line if ``out`` already holds a run."""
+    if (out / "config.json").exists():
+        parser.error(f"{str(out)!r} already holds a run; continue it with --resume or choose another --out")
+
+
+def refuse_changes(parser: argparse.ArgumentParser, given: dict[str, Any], resumable: Sequence[str]) -> None:
+    """Exit with status 2 and one line naming the options ``given`` to a resumed run beyond the ``resumable``."""
+    refused = sorted(set(given) - set(resumable))
+    if refused:
+        options = ", ".join("--" + key.replace("_", "-") for key in refused)
+        parser.error(f"--resume continues the run with its config.json; drop {options} "
+                     "or start a new run in another --out")
+
+
+def lock_run(parser: argparse.ArgumentParser, out: Path) -> DirectoryLock:
+    """The lock of --out for this run (creating it), held until it ends: a second run there is refused."""
+    return lock_for_command(parser, out, "the run")
+
+
+def lock_new_run(parser: argparse.ArgumentParser, out: Path) -> DirectoryLock:
+    """:func:`lock_run` for a new run, refusing one that another command started in ``out`` meanwhile."""
+    lock = lock_run(parser, out)
+    try:
+        refuse_a_run_in(parser, out)  # started while this one was checking its configuration
+    except SystemExit:
+        lock.release()
+        raise
+    return lock

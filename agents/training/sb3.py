@@ -101,7 +101,7 @@ from agents.common.arguments import (
     layer_sizes,
     positive_int,
 )
-from agents.common.files import DirectoryLock, lock_for_command
+from agents.common.files import DirectoryLock
 from agents.common.workers import (
     Interrupted,
     WorkerDied,
@@ -128,7 +128,16 @@ from agents.training.rewards import (
     ROUND_MARGIN,
     paid_lead,
 )
-from agents.training.rundir import Checkpoint, Run, RunError, now
+from agents.training.rundir import (
+    Checkpoint,
+    Run,
+    RunError,
+    lock_new_run,
+    lock_run,
+    now,
+    refuse_changes,
+    run_options,
+)
 from sobek_env.env import as_action, ask
 from sobek_env.game import OBSERVATION_MODES, Table
 from sobek_env.registry import GAMES, load_game
@@ -262,20 +271,14 @@ def configure_run(argv: Sequence[str] | None) -> tuple[dict, Path, bool, Directo
     """The run's configuration, its directory, whether it resumes, and the lock held on the directory for the
     run; exits with status 2 on a bad configuration or a directory in use."""
     parser = build_parser()
-    given = vars(parser.parse_args(argv))
-    out: Path = given.pop("out")
-    resume = given.pop("resume", False)
+    given, out, resume = run_options(parser, argv)
     if resume:
-        if not (out / "config.json").is_file():
-            parser.error(f"no run to resume in {str(out)!r} (no config.json); start one without --resume")
         lock = lock_run(parser, out)
         try:
             return _resumed_config(parser, out, given), out, True, lock
         except SystemExit:
             lock.release()
             raise
-    if (out / "config.json").exists():
-        parser.error(f"{str(out)!r} already holds a run; continue it with --resume or choose another --out")
     config = {**DEFAULTS, **game_defaults(given.get("game", DEFAULTS["game"])), **given}
     game = load_game(config["game"])
     if "players" not in given:
@@ -289,20 +292,12 @@ def configure_run(argv: Sequence[str] | None) -> tuple[dict, Path, bool, Directo
     config["timesteps"] = config["timesteps"] or budgets.get(config["players"], FALLBACK_TIMESTEPS)
     config["seed"] = config["seed"] if config["seed"] is not None else int(np.random.SeedSequence().entropy % 2**32)
     check_config(parser, config)
-    lock = lock_run(parser, out)
-    if (out / "config.json").exists():  # started while this one was checking its configuration
-        lock.release()
-        parser.error(f"{str(out)!r} already holds a run; continue it with --resume or choose another --out")
-    return config, out, False, lock
+    return config, out, False, lock_new_run(parser, out)
 
 
 def _resumed_config(parser: TrainingParser, out: Path, given: dict) -> dict:
     config = read_config(parser, out)
-    refused = sorted(set(given) - set(RESUMABLE))
-    if refused:
-        options = ", ".join("--" + key.replace("_", "-") for key in refused)
-        parser.error(f"--resume continues the run with its config.json; drop {options} "
-                     "or start a new run in another --out")
+    refuse_changes(parser, given, RESUMABLE)
     if given.get("timesteps", config["timesteps"]) < config["timesteps"]:
         parser.error(f"--timesteps {given['timesteps']} is below the run's {config['timesteps']}; "
                      "give at least that")
@@ -312,11 +307,6 @@ def _resumed_config(parser: TrainingParser, out: Path, given: dict) -> dict:
     except ValueError as exc:
         parser.error(str(exc))
     return config
-
-
-def lock_run(parser: argparse.ArgumentParser, out: Path) -> DirectoryLock:
-    """The lock of --out for this run (creating it), held until it ends: a second run there is refused."""
-    return lock_for_command(parser, out, "the run")
 
 
 def read_config(parser: TrainingParser, out: Path) -> dict:
