@@ -92,7 +92,6 @@ from agents.players.net import (
 from agents.players.registry import make, with_option
 from agents.search.ismcts import REWARD_POINTS_SHARE
 from agents.tournaments.tournament import agent_seed, play_tournament, turns, wilson_interval
-from agents.training.imitation import soft_target
 from agents.training.rundir import Run, RunError, lock_new_run, lock_run, now, refuse_changes, run_options
 from sobek_env.env import ask
 from sobek_env.game import Table
@@ -292,6 +291,16 @@ class Examples:
             return self.outcomes
         searched = np.where(np.isnan(self.searched), self.outcomes, self.searched)
         return searched if value == "search" else (self.outcomes + searched) / 2
+
+
+def soft_target(means: dict[int, float], size: int, temperature: float) -> np.ndarray:
+    """``softmax(means / temperature)`` over the searched actions, as a distribution over ``size`` actions."""
+    actions = np.fromiter(means, dtype=np.int64, count=len(means))
+    scaled = np.fromiter(means.values(), dtype=np.float64, count=len(means)) / temperature
+    weights = np.exp(scaled - scaled.max())
+    out = np.zeros(size, dtype=np.float32)
+    out[actions] = weights / weights.sum()
+    return out
 
 
 def game_seed(config: dict, iteration: int, game: int) -> int:

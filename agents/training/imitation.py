@@ -47,6 +47,7 @@ import torch
 from agents.analysis.departures import add_replay_arguments, check_seated, decisions_of, read_replays, unit_share
 from agents.common.arguments import TrainingParser, layer_sizes, non_negative_float, positive_float, positive_int
 from agents.players.features import Featurizer
+from agents.training.exit import soft_target
 from sobek_env.game import Table
 from sobek_env.replay import Replay
 
@@ -78,16 +79,6 @@ class Examples:
     def subset(self, keep: np.ndarray) -> Examples:
         return Examples(self.features[keep], self.masks[keep], self.actions[keep], self.advised[keep],
                         self.games[keep], self.targets[keep], self.values[keep])
-
-
-def soft_target(values: dict[int, float], size: int, temperature: float) -> np.ndarray:
-    """``softmax(values / temperature)`` over the valued actions, as a distribution over ``size`` actions."""
-    actions = np.fromiter(values, dtype=np.int64, count=len(values))
-    scaled = np.fromiter(values.values(), dtype=np.float64, count=len(values)) / temperature
-    weights = np.exp(scaled - scaled.max())
-    out = np.zeros(size, dtype=np.float32)
-    out[actions] = weights / weights.sum()
-    return out
 
 
 def replay_table(replays: list[tuple[Path, Replay]]) -> Table:
