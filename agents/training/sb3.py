@@ -138,6 +138,7 @@ from agents.training.rundir import (
     refuse_changes,
     run_options,
 )
+from agents.training.vecenv import SharedGamesVecEnv
 from sobek_env.env import as_action, ask
 from sobek_env.game import OBSERVATION_MODES, Table
 from sobek_env.registry import GAMES, load_game
@@ -713,10 +714,12 @@ def serve_games(remote: Any, parent_remote: Any, trainer: int, build: Any, games
         return
 
 
-class GameWorkers(WorkerVecEnv):
+class GameWorkers(SharedGamesVecEnv, WorkerVecEnv):
     """The run's games shared among worker processes (one per core at most), each stepping its share in one
     call (natively where it can: :func:`games_factory`); as a ``VecEnv`` of all the games. A worker that dies
     raises :class:`WorkerDied` as :class:`WorkerVecEnv` does."""
+
+    what = "the environment workers"
 
     def __init__(self, build: Callable[[int], VecEnv], num_envs: int, workers: int, start_method: str | None) -> None:
         shares = [len(range(w, num_envs, workers)) for w in range(workers)]
@@ -781,9 +784,10 @@ class GameWorkers(WorkerVecEnv):
             results[w::k] = answer
         return results
 
-    def env_method(self, method_name: str, *args: Any, indices: Any = None, **kwargs: Any) -> list[Any]:
-        if method_name == "action_masks" and not args and not kwargs:
-            return [self.masks[i] for i in self._get_indices(indices)]
+    def action_masks(self) -> np.ndarray:
+        return self.masks
+
+    def shared_method(self, method_name: str, indices: VecEnvIndices, *args: Any, **kwargs: Any) -> list[Any]:
         if method_name == "add_snapshot" and indices is None and not kwargs:
             with self._alive():
                 for remote in self.remotes:
@@ -791,21 +795,10 @@ class GameWorkers(WorkerVecEnv):
                 for remote in self.remotes:
                     remote.recv()
             return [None] * self.num_envs
-        raise AttributeError(f"the environment workers have no per-game method {method_name!r}")
+        return super().shared_method(method_name, indices, *args, **kwargs)
 
-    def has_attr(self, attr_name: str) -> bool:
-        return attr_name == "action_masks"
-
-    def get_attr(self, attr_name: str, indices: Any = None) -> list[Any]:
-        if attr_name == "render_mode":
-            return [None for _ in self._get_indices(indices)]
+    def shared_attribute(self, attr_name: str) -> Any:
         raise AttributeError(f"the environment workers do not share the attribute {attr_name!r}")
-
-    def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:
-        raise AttributeError(f"the environment workers' games cannot be given {attr_name!r}")
-
-    def env_is_wrapped(self, wrapper_class: type, indices: Any = None) -> list[bool]:
-        return [False for _ in self._get_indices(indices)]
 
 
 def make_vec_env(config: dict, snapshots: Sequence[str]) -> VecEnv:
