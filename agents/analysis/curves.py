@@ -15,7 +15,7 @@ import math
 from collections.abc import Sequence
 from pathlib import Path
 
-from agents.common.arguments import EVAL_BASELINES
+from agents.common.arguments import EVAL_BASELINES, one_line_errors
 from agents.common.files import write_atomic
 
 MAX_CSV_BYTES = 4 * 1024 * 1024
@@ -94,10 +94,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--out", type=Path, required=True, help="the PNG to write")
     parser.add_argument("--title", default="", help="the figure's title")
     args = parser.parse_args(argv)
-    try:
+    with one_line_errors(parser):
         curves = [(label, read_curve(path)) for label, path in args.curves]
-    except (OSError, ValueError) as exc:
-        parser.error(str(exc))
     plot_curves(curves, args.out, args.title)
     print(f"wrote {args.out}")
 

@@ -45,7 +45,14 @@ import numpy as np
 import torch
 
 from agents.analysis.departures import add_replay_arguments, check_seated, decisions_of, read_replays, unit_share
-from agents.common.arguments import TrainingParser, layer_sizes, non_negative_float, positive_float, positive_int
+from agents.common.arguments import (
+    TrainingParser,
+    layer_sizes,
+    non_negative_float,
+    one_line_errors,
+    positive_float,
+    positive_int,
+)
 from agents.players.features import Featurizer
 from agents.training.exit import soft_target
 from sobek_env.game import Table
@@ -250,11 +257,9 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if (args.out / "model.zip").exists():
         parser.error(f"{str(args.out)!r} already holds a model.zip; choose another --out")
-    try:
+    with one_line_errors(parser):
         replays = read_replays(args.replays)
         table = replay_table(replays)
-    except (OSError, ValueError) as exc:
-        parser.error(str(exc))
     game = table.game
     config = {**DEFAULTS, **game_defaults(game.name), "game": game.name, "players": table.num_players,
               "mode": table.observation_mode}
