@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from agents.common.arguments import EVAL_BASELINES, one_line_errors
-from agents.common.files import write_atomic
+from agents.common.files import write_figure
 
 MAX_CSV_BYTES = 4 * 1024 * 1024
 
@@ -72,11 +72,7 @@ def plot_curves(curves: Sequence[tuple[str, list[dict[str, float]]]], path: Path
         ax.legend(loc="lower right", fontsize=8)
     if title:
         fig.suptitle(title, fontsize=11)
-    fig.tight_layout()
-    image = io.BytesIO()
-    fig.savefig(image, format="png", dpi=110)
-    plt.close(fig)
-    write_atomic(path, image.getvalue())
+    write_figure(fig, path, 110)
 
 
 def curve_argument(text: str) -> tuple[str, Path]:
