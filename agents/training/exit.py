@@ -78,7 +78,7 @@ from agents.common.arguments import (
     layer_sizes,
 )
 from agents.common.files import DirectoryLock, read_json, write_atomic
-from agents.common.workers import die_with_parent, sigterm_as_interrupt, stopped_by
+from agents.common.workers import die_with_parent
 from agents.players.net import (
     PolicyValueNet,
     load_weights,
@@ -92,7 +92,16 @@ from agents.players.net import (
 from agents.players.registry import make, with_option
 from agents.search.ismcts import REWARD_POINTS_SHARE
 from agents.tournaments.tournament import agent_seed, play_tournament, turns, wilson_interval
-from agents.training.rundir import Run, RunError, lock_new_run, lock_run, now, refuse_changes, run_options
+from agents.training.rundir import (
+    Run,
+    RunError,
+    ending_a_run,
+    lock_new_run,
+    lock_run,
+    now,
+    refuse_changes,
+    run_options,
+)
 from sobek_env.env import ask
 from sobek_env.game import Table
 from sobek_env.registry import GAMES, load_game
@@ -695,18 +704,8 @@ def resume_hint(out: Path) -> str:
 def main(argv: Sequence[str] | None = None) -> None:
     """The command line (see the module docstring)."""
     config, out, resume, lock = configure(argv)
-    try:
-        with sigterm_as_interrupt():
-            train(config, out, resume)
-    except RunError as exc:
-        print(f"train.py: error: {exc}", file=sys.stderr)
-        sys.exit(2)
-    except KeyboardInterrupt as exc:
-        what, status = stopped_by(exc)
-        print(f"{what}; {resume_hint(out)}", file=sys.stderr)
-        sys.exit(status)
-    finally:
-        lock.release()
+    with ending_a_run("train.py", out, lock, resume_hint):
+        train(config, out, resume)
 
 
 if __name__ == "__main__":

@@ -10,19 +10,21 @@ newest checkpoint that reads back whole, warning about any newer one that does n
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import io
 import json
 import shutil
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from agents.common.files import DirectoryLock, lock_for_command, read_json, write_atomic
+from agents.common.workers import sigterm_as_interrupt, stopped_by
 from agents.players.modelfile import ModelFile
 from agents.players.ppo import build_policy, load_ppo, load_state, read_model, save_ppo
 
@@ -232,3 +234,22 @@ def lock_new_run(parser: argparse.ArgumentParser, out: Path) -> DirectoryLock:
         lock.release()
         raise
     return lock
+
+
+@contextlib.contextmanager
+def ending_a_run(prog: str, out: Path, lock: DirectoryLock, resume_hint: Callable[[Path], str]) -> Iterator[None]:
+    """Around a run's training in ``out``: SIGTERM stops it as Ctrl-C does; a :class:`RunError` ends the command in
+    one line (``prog: error: ...``, status 2), an interrupt with what stopped it and ``resume_hint(out)``; the
+    run's ``lock`` is released however it ends."""
+    try:
+        with sigterm_as_interrupt():  # until the training handles it, then after
+            yield
+    except RunError as exc:
+        print(f"{prog}: error: {exc}", file=sys.stderr)
+        sys.exit(2)
+    except KeyboardInterrupt as exc:
+        what, status = stopped_by(exc)
+        print(f"{what}; {resume_hint(out)}", file=sys.stderr)
+        sys.exit(status)
+    finally:
+        lock.release()

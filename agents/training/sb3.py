@@ -107,8 +107,6 @@ from agents.common.workers import (
     WorkerDied,
     die_with_parent,
     how_it_ended,
-    sigterm_as_interrupt,
-    stopped_by,
 )
 from agents.games import tables
 from agents.players.features import Featurizer, default_features, feature_sets
@@ -132,6 +130,7 @@ from agents.training.rundir import (
     Checkpoint,
     Run,
     RunError,
+    ending_a_run,
     lock_new_run,
     lock_run,
     now,
@@ -1147,27 +1146,20 @@ def main(argv: Sequence[str] | None = None) -> None:
         train_with_rllib(argv)
         return
     config, out, resume, lock = configure_run(argv)
-    try:
-        with sigterm_as_interrupt():  # until the training handles it, then after
+    with ending_a_run("sobek-env train", out, lock, resume_hint):
+        try:
             train(config, out, resume)
-    except RunError as exc:
-        print(f"sobek-env train: error: {exc}", file=sys.stderr)
-        sys.exit(2)
-    except WorkerDied as exc:
-        print(f"sobek-env train: error: {exc}; {resume_hint(out)}", file=sys.stderr)
-        sys.exit(1)
-    except KeyboardInterrupt as exc:
-        what, status = stopped_by(exc)
-        print(f"{what}; {resume_hint(out)}", file=sys.stderr)
-        sys.exit(status)
-    except OSError as exc:
-        if exc.errno != errno.ENOSPC:
-            raise
-        where = f": {exc.filename!r}" if exc.filename else ""  # files are written aside: the last checkpoint is whole
-        print(f"sobek-env train: error: {exc.strerror}{where}; free some space: {resume_hint(out)}", file=sys.stderr)
-        sys.exit(1)
-    finally:
-        lock.release()
+        except WorkerDied as exc:
+            print(f"sobek-env train: error: {exc}; {resume_hint(out)}", file=sys.stderr)
+            sys.exit(1)
+        except OSError as exc:
+            if exc.errno != errno.ENOSPC:
+                raise
+            # files are written aside: the last checkpoint is whole
+            where = f": {exc.filename!r}" if exc.filename else ""
+            print(f"sobek-env train: error: {exc.strerror}{where}; free some space: {resume_hint(out)}",
+                  file=sys.stderr)
+            sys.exit(1)
 
 
 if __name__ == "__main__":
