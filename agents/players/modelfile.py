@@ -247,7 +247,7 @@ def read_meta_document(path: str | Path, kind: FileKind = PPO_FILE) -> dict[str,
         declared = meta.get("format") if isinstance(meta, dict) else None
         if kind is PPO_FILE and (declared in LEGACY_FORMATS or (declared != MODEL_FORMAT and "data" in names)):
             raise LegacyModelError(legacy_message(path, f"{declared!r}" if declared else "a stable-baselines3 zip"))
-        other = FORMAT_KINDS.get(declared)
+        other = FORMAT_KINDS.get(declared) if isinstance(declared, str) else None
         if other is not None and other is not kind:
             raise ValueError(f"{str(path)!r} is {other.named} of {other.made_by} ({declared!r}), not {kind.named}; "
                              f"play it as {other.spec}:{path}")
