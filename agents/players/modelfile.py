@@ -36,8 +36,8 @@ import torch
 from torch import nn
 
 from agents.common.files import parse_json, write_atomic
-from sobek_env.game import Table
-from sobek_env.registry import load_game
+from sobek_env.game import Game, Table
+from sobek_env.registry import GAMES, load_game
 
 MODEL_FORMAT = "sobek-ppo/2"
 LEGACY_FORMATS = ("sobek-ppo/1",)
@@ -156,6 +156,20 @@ class Fields:
         if not isinstance(value, str) or value not in options:
             raise self.fail(field or key, f"is {key}={value!r}, not one of {', '.join(options)}")
         return value
+
+    def table(self, doc: dict) -> Game:
+        """The game of the table a record was trained for, its fields checked: ``game``, ``num_players``,
+        ``observation_mode`` and the optional ``rules`` (options the game's rules take, together)."""
+        game = load_game(self.choice(doc, "game", GAMES))
+        self.integer(doc, "num_players", game.min_players, game.max_players)
+        self.choice(doc, "observation_mode", game.observation_modes)
+        if "rules" in doc:
+            rules = self.keys(doc["rules"], "rules", (), game.rules_options)
+            try:
+                game.new(doc["num_players"], seed=0, **rules)
+            except (ValueError, TypeError) as exc:
+                raise self.fail("rules", f"is not a valid set of {game.name} rules options ({exc})") from None
+        return game
 
     def number(self, doc: dict, key: str, field: str) -> float:
         value = doc[key]

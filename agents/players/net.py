@@ -39,7 +39,6 @@ from agents.players.modelfile import (
     write_model,
 )
 from sobek_env.game import Table
-from sobek_env.registry import GAMES, load_game
 
 FEATURES = "raw"  # what the network reads: the observation, nothing derived from a baseline
 META_FIELDS = ("format", "game", "num_players", "observation_mode", "features", "observation_size", "action_count",
@@ -113,16 +112,8 @@ def check_meta(meta: Any, path: str | Path) -> dict[str, Any]:
     f = Fields(path, NET_FORMAT)
     f.keys(meta, "document", META_FIELDS, OPTIONAL_FIELDS)
     f.choice(meta, "format", (NET_FORMAT,))
-    game = load_game(f.choice(meta, "game", GAMES))
-    f.integer(meta, "num_players", game.min_players, game.max_players)
-    f.choice(meta, "observation_mode", game.observation_modes)
+    game = f.table(meta)
     f.choice(meta, "features", (FEATURES,))
-    if "rules" in meta:
-        rules = f.keys(meta["rules"], "rules", (), game.rules_options)
-        try:
-            game.new(meta["num_players"], seed=0, **rules)
-        except (ValueError, TypeError) as exc:
-            raise f.fail("rules", f"is not a valid set of {game.name} rules options ({exc})") from None
     size = game.observation_size(meta["num_players"])
     f.integer(meta, "observation_size", size, size)
     f.integer(meta, "action_count", game.num_actions, game.num_actions)

@@ -42,7 +42,6 @@ from agents.players.modelfile import (
     write_model,
 )
 from sobek_env.game import Table
-from sobek_env.registry import GAMES, load_game
 
 if TYPE_CHECKING:
     from sb3_contrib import MaskablePPO
@@ -239,19 +238,11 @@ def check_meta(meta: Any, path: str | Path) -> dict[str, Any]:
     else ValueError naming the first bad field."""
     f = Fields(path)
     f.keys(meta, "document", META_FIELDS, OPTIONAL_FIELDS)
-    game = load_game(f.choice(meta, "game", GAMES))
-    f.integer(meta, "num_players", game.min_players, game.max_players)
-    f.choice(meta, "observation_mode", game.observation_modes)
+    game = f.table(meta)
     if not isinstance(meta["reward_mode"], str) or not 0 < len(meta["reward_mode"]) <= 64:
         raise f.fail("reward_mode", f"must be the name of a reward, got {meta['reward_mode']!r}")
     features = f.choice(meta, "features", feature_sets(game))
     f.integer(meta, "timesteps", 0, 2**62)
-    if "rules" in meta:
-        rules = f.keys(meta["rules"], "rules", (), game.rules_options)
-        try:
-            game.new(meta["num_players"], seed=0, **rules)
-        except (ValueError, TypeError) as exc:
-            raise f.fail("rules", f"is not a valid set of {game.name} rules options ({exc})") from None
     size = f.integer(meta, "observation_size", 1, 2**20)
     table = record_table(meta)
     if size != feature_size(features, table):

@@ -43,7 +43,6 @@ from agents.players.modelfile import (
     write_model,
 )
 from sobek_env.game import Table
-from sobek_env.registry import GAMES, load_game
 
 ACTIVATIONS: dict[str, type[nn.Module]] = {"ReLU": nn.ReLU, "Tanh": nn.Tanh}
 MASKED = torch.finfo(torch.float32).min  # the logit added to an illegal action (log 0, kept finite)
@@ -134,17 +133,10 @@ def check_meta(meta: Any, path: str | Path) -> dict[str, Any]:
     naming the first bad field."""
     f = Fields(path, RLLIB_FORMAT)
     f.keys(meta, "document", META_FIELDS, OPTIONAL_FIELDS)
-    game = load_game(f.choice(meta, "game", GAMES))
-    players = f.integer(meta, "num_players", game.min_players, game.max_players)
-    f.choice(meta, "observation_mode", game.observation_modes)
+    game = f.table(meta)
+    players = meta["num_players"]
     _text(f, meta, "reward", "reward")
     f.integer(meta, "timesteps", 0, 2**62)
-    if "rules" in meta:
-        rules = f.keys(meta["rules"], "rules", (), game.rules_options)
-        try:
-            game.new(players, seed=0, **rules)
-        except (ValueError, TypeError) as exc:
-            raise f.fail("rules", f"is not a valid set of {game.name} rules options ({exc})") from None
     size = f.integer(meta, "observation_size", 1, 2**20)
     if size != game.observation_size(players):
         raise ValueError(f"model {str(path)!r} reads vectors of shape ({size},) but {game.title} now gives "
