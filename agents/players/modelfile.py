@@ -27,7 +27,7 @@ import math
 import struct
 import warnings
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -378,6 +378,24 @@ def check_trained_for(meta: dict[str, Any], path: str | Path, kind: FileKind, ta
         if value is not None and meta.get(key, {} if key == "rules" else None) != value:
             raise ValueError(f"{kind.short} {str(path)!r} was trained for {key}={meta.get(key)!r} but this table has "
                              f"{key}={value!r}; train a {kind.short} for {key}={value!r} or change the table")
+
+
+def load_network(path: str | Path, kind: FileKind, check: Callable[[Any, Path], dict[str, Any]],
+                 build: Callable[[dict[str, Any]], nn.Module], table: Table | None = None, what: str | None = None,
+                 **wanted: Any) -> tuple[dict[str, Any], nn.Module]:
+    """The record of the ``kind`` of model at ``path``, checked by ``check``, and the network ``build`` makes of it
+    with the file's tensors loaded, in evaluation mode; without running anything from the file. A model made for
+    another ``table`` (or other ``wanted`` values) is refused with a ValueError naming both. Torch is set to one
+    thread: on one observation at a time, more threads only contend (10x slower)."""
+    path = Path(path)
+    meta = check(read_meta_document(path, kind), path)
+    check_trained_for(meta, path, kind, table, **wanted)
+    tensors, _ = read_tensors(path, kind=kind)
+    torch.set_num_threads(1)
+    network = build(meta)
+    load_state(network, tensors, path, kind, what)
+    network.eval()
+    return meta, network
 
 
 def write_model(path: str | Path, meta: dict[str, Any], policy: dict[str, torch.Tensor],

@@ -23,21 +23,9 @@ import numpy as np
 import torch
 from torch import nn
 
+from agents.players import modelfile
 from agents.players.base import PolicyAgent
-from agents.players.modelfile import (
-    MAX_LAYERS,
-    MAX_PARAMETERS,
-    MAX_WIDTH,
-    NET_FILE,
-    NET_FORMAT,
-    Fields,
-    check_trained_for,
-    load_state,
-    read_meta_document,
-    read_tensors,
-    record_table,
-    write_model,
-)
+from agents.players.modelfile import MAX_LAYERS, MAX_PARAMETERS, MAX_WIDTH, NET_FILE, NET_FORMAT, Fields
 from sobek_env.game import Table
 
 FEATURES = "raw"  # what the network reads: the observation, nothing derived from a baseline
@@ -129,21 +117,21 @@ def read_net(path: str | Path, with_optimizer: bool = False) -> tuple[dict[str, 
                                                                       dict[str, Any] | None]:
     """The checked record, the tensors and (if asked and present) the optimizer's state of the network file at
     ``path``; FileNotFoundError, or ValueError saying what is wrong."""
-    meta = check_meta(read_meta_document(path, NET_FILE), path)
-    tensors, optimizer = read_tensors(path, with_optimizer, NET_FILE)
+    meta = check_meta(modelfile.read_meta_document(path, NET_FILE), path)
+    tensors, optimizer = modelfile.read_tensors(path, with_optimizer, NET_FILE)
     return meta, tensors, optimizer
 
 
 def load_weights(module: nn.Module, state: dict[str, Any], path: str | Path, what: str | None = None) -> None:
     """Load tensors into ``module``, refusing missing, extra or misshapen ones with a ValueError."""
-    load_state(module, state, path, NET_FILE, what)
+    modelfile.load_state(module, state, path, NET_FILE, what)
 
 
 def save_net(net: PolicyValueNet, path: str | Path, meta: dict[str, Any],
              optimizer: dict[str, Any] | None = None) -> None:
     """Write ``net`` with its record ``meta`` (from :func:`net_meta`) to ``path``; with ``optimizer`` (its
     state), a training checkpoint."""
-    write_model(path, check_meta(meta, path), net.state_dict(), optimizer)
+    modelfile.write_model(path, check_meta(meta, path), net.state_dict(), optimizer)
 
 
 class NetAgent(PolicyAgent):
@@ -154,7 +142,7 @@ class NetAgent(PolicyAgent):
 
     def __init__(self, net: PolicyValueNet, meta: dict[str, Any], deterministic: bool = True,
                  seed: int | None = None) -> None:
-        super().__init__(deterministic, seed, record_table(meta))
+        super().__init__(deterministic, seed, modelfile.record_table(meta))
         self.net = net.eval()
         self.meta = meta
 
@@ -174,9 +162,5 @@ def load_net(path: str | Path, deterministic: bool = True, seed: int | None = No
     """The network at ``path`` as a :class:`NetAgent`, without running anything from the file. A network for
     another ``table`` than the one given is refused with a ValueError naming both. Torch is set to one thread:
     on one observation at a time, more threads only contend."""
-    meta, tensors, _ = read_net(path)
-    check_trained_for(meta, path, NET_FILE, table)
-    torch.set_num_threads(1)
-    net = new_net(meta)
-    load_weights(net, tensors, path)
+    meta, net = modelfile.load_network(path, NET_FILE, check_meta, new_net, table)
     return NetAgent(net, meta, deterministic=deterministic, seed=seed)

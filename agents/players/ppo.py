@@ -35,7 +35,6 @@ from agents.players.modelfile import (
     PPO_FILE,
     Fields,
     ModelFile,
-    check_trained_for,
     read_meta_document,
     read_tensors,
     record_table,
@@ -352,11 +351,6 @@ def load_ppo(
     the command that converts it. Torch is set to one thread: on one observation at a time, more
     threads only contend (10x slower).
     """
-    meta = read_meta(path)
-    check_trained_for(meta, path, PPO_FILE, table, num_players=num_players, observation_mode=observation_mode)
-    tensors, _ = read_tensors(path)
-    torch.set_num_threads(1)
-    policy = build_policy(meta)
-    load_state(policy, tensors, path)
-    policy.set_training_mode(False)
+    meta, policy = modelfile.load_network(path, PPO_FILE, check_meta, build_policy, table, "policy",
+                                          num_players=num_players, observation_mode=observation_mode)
     return PPOAgent(policy, meta, deterministic=deterministic, seed=seed)

@@ -27,21 +27,9 @@ import numpy as np
 import torch
 from torch import nn
 
+from agents.players import modelfile
 from agents.players.base import PolicyAgent
-from agents.players.modelfile import (
-    MAX_LAYERS,
-    MAX_PARAMETERS,
-    MAX_WIDTH,
-    RLLIB_FILE,
-    RLLIB_FORMAT,
-    Fields,
-    check_trained_for,
-    load_state,
-    read_meta_document,
-    read_tensors,
-    record_table,
-    write_model,
-)
+from agents.players.modelfile import MAX_LAYERS, MAX_PARAMETERS, MAX_WIDTH, RLLIB_FILE, RLLIB_FORMAT, Fields
 from sobek_env.game import Table
 
 ACTIVATIONS: dict[str, type[nn.Module]] = {"ReLU": nn.ReLU, "Tanh": nn.Tanh}
@@ -112,7 +100,7 @@ class RLlibAgent(PolicyAgent):
     name = "rllib"
 
     def __init__(self, net: MaskedNet, meta: dict, deterministic: bool = True, seed: int | None = None) -> None:
-        super().__init__(deterministic, seed, record_table(meta))
+        super().__init__(deterministic, seed, modelfile.record_table(meta))
         self.net = net
         self.meta = meta
 
@@ -175,20 +163,20 @@ def _text(f: Fields, doc: dict, key: str, field: str) -> str:
 def read_meta(path: str | Path) -> dict[str, Any]:
     """The checked ``sobek.json`` record of a policy file: FileNotFoundError, or ValueError naming what is wrong
     (a model of another kind is named as such, with the spec that plays it)."""
-    return check_meta(read_meta_document(path, RLLIB_FILE), path)
+    return check_meta(modelfile.read_meta_document(path, RLLIB_FILE), path)
 
 
 def read_weights(path: str | Path) -> dict[str, torch.Tensor]:
     """The network's tensors in the policy file ``path`` (a dict of names to tensors)."""
-    return read_tensors(path, kind=RLLIB_FILE)[0]
+    return modelfile.read_tensors(path, kind=RLLIB_FILE)[0]
 
 
 def save_policy(path: str | Path, meta: dict[str, Any], weights: dict[str, torch.Tensor]) -> None:
     """Write a policy file (aside, then renamed over ``path``): ``meta`` is the record without its format,
     ``weights`` the tensors of the :class:`MaskedNet` it describes (refused with a ValueError if they do not fit)."""
     record = check_meta({"format": RLLIB_FORMAT, **meta}, path)
-    load_state(build_net(record), weights, path, RLLIB_FILE)
-    write_model(path, record, {name: tensor.detach().cpu().contiguous() for name, tensor in weights.items()})
+    modelfile.load_state(build_net(record), weights, path, RLLIB_FILE)
+    modelfile.write_model(path, record, {name: tensor.detach().cpu().contiguous() for name, tensor in weights.items()})
 
 
 def load_rllib(path: str | Path, deterministic: bool = True, seed: int | None = None,
@@ -199,11 +187,5 @@ def load_rllib(path: str | Path, deterministic: bool = True, seed: int | None = 
     options): a policy for another table is refused with a ValueError naming both values. Torch is set to
     one thread: on one observation at a time, more threads only contend.
     """
-    meta = read_meta(path)
-    check_trained_for(meta, path, RLLIB_FILE, table)
-    weights = read_weights(path)
-    torch.set_num_threads(1)
-    net = build_net(meta)
-    load_state(net, weights, path, RLLIB_FILE)
-    net.eval()
+    meta, net = modelfile.load_network(path, RLLIB_FILE, check_meta, build_net, table)
     return RLlibAgent(net, meta, deterministic=deterministic, seed=seed)
