@@ -92,16 +92,7 @@ from agents.players.net import (
 from agents.players.registry import make, with_option
 from agents.search.ismcts import REWARD_POINTS_SHARE
 from agents.tournaments.tournament import agent_seed, play_tournament, turns, wilson_interval
-from agents.training.rundir import (
-    Run,
-    RunError,
-    ending_a_run,
-    lock_new_run,
-    lock_run,
-    now,
-    refuse_changes,
-    run_options,
-)
+from agents.training.rundir import Run, RunError, ending_a_run, lock_run, now, run_options
 from sobek_env.env import ask
 from sobek_env.game import Table
 from sobek_env.registry import GAMES, load_game
@@ -228,9 +219,8 @@ def configure(argv: Sequence[str] | None) -> tuple[dict, Path, bool, DirectoryLo
     """The run's configuration, its directory, whether it resumes, and the lock held on the directory; exits
     with status 2 and one line on a bad configuration or a directory in use."""
     parser = build_parser()
-    given, out, resume = run_options(parser, argv)
+    given, out, resume = run_options(parser, argv, RESUMABLE)
     if resume:
-        refuse_changes(parser, given, RESUMABLE)
         lock = lock_run(parser, out)
         try:
             config = Run(out).read_config()
@@ -251,7 +241,7 @@ def configure(argv: Sequence[str] | None) -> tuple[dict, Path, bool, DirectoryLo
         check_config(config)
     except (OSError, ValueError) as exc:
         parser.error(str(exc))
-    lock = lock_new_run(parser, out)
+    lock = lock_run(parser, out, new=True)
     config["command"] = "python train.py --algo exit " + shlex.join(list(argv) if argv is not None else sys.argv[1:])
     return config, out, False, lock
 

@@ -192,48 +192,43 @@ class Run:
 # ---------------------------------------------------------------- the command line of a run's directory
 
 
-def run_options(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> tuple[dict[str, Any], Path, bool]:
+def run_options(parser: argparse.ArgumentParser, argv: Sequence[str] | None,
+                resumable: Sequence[str]) -> tuple[dict[str, Any], Path, bool]:
     """The options given on the command line (without --out and --resume), the run's directory and whether the
-    run resumes; exits with status 2 and one line if --resume finds no run there, or a new run finds one."""
+    run resumes; exits with status 2 and one line if --resume finds no run there or is given options beyond the
+    ``resumable`` ones, or a new run finds one there."""
     given = vars(parser.parse_args(argv))
     out: Path = given.pop("out")
     resume = given.pop("resume", False)
-    if resume and not (out / "config.json").is_file():
-        parser.error(f"no run to resume in {str(out)!r} (no config.json); start one without --resume")
-    if not resume:
-        refuse_a_run_in(parser, out)
+    if resume:
+        if not (out / "config.json").is_file():
+            parser.error(f"no run to resume in {str(out)!r} (no config.json); start one without --resume")
+        refused = sorted(set(given) - set(resumable))
+        if refused:
+            options = ", ".join("--" + key.replace("_", "-") for key in refused)
+            parser.error(f"--resume continues the run with its config.json; drop {options} "
+                         "or start a new run in another --out")
+    else:
+        _refuse_a_run_in(parser, out)
     return given, out, resume
 
 
-def refuse_a_run_in(parser: argparse.ArgumentParser, out: Path) -> None:
-    """Exit with status 2 and one line if ``out`` already holds a run."""
+def lock_run(parser: argparse.ArgumentParser, out: Path, new: bool = False) -> DirectoryLock:
+    """The lock of --out for this run (creating it), held until it ends: a second run there is refused, and so,
+    for a ``new`` run, is one that another command started there meanwhile."""
+    lock = lock_for_command(parser, out, "the run")
+    if new:
+        try:
+            _refuse_a_run_in(parser, out)  # started while this one was checking its configuration
+        except SystemExit:
+            lock.release()
+            raise
+    return lock
+
+
+def _refuse_a_run_in(parser: argparse.ArgumentParser, out: Path) -> None:
     if (out / "config.json").exists():
         parser.error(f"{str(out)!r} already holds a run; continue it with --resume or choose another --out")
-
-
-def refuse_changes(parser: argparse.ArgumentParser, given: dict[str, Any], resumable: Sequence[str]) -> None:
-    """Exit with status 2 and one line naming the options ``given`` to a resumed run beyond the ``resumable``."""
-    refused = sorted(set(given) - set(resumable))
-    if refused:
-        options = ", ".join("--" + key.replace("_", "-") for key in refused)
-        parser.error(f"--resume continues the run with its config.json; drop {options} "
-                     "or start a new run in another --out")
-
-
-def lock_run(parser: argparse.ArgumentParser, out: Path) -> DirectoryLock:
-    """The lock of --out for this run (creating it), held until it ends: a second run there is refused."""
-    return lock_for_command(parser, out, "the run")
-
-
-def lock_new_run(parser: argparse.ArgumentParser, out: Path) -> DirectoryLock:
-    """:func:`lock_run` for a new run, refusing one that another command started in ``out`` meanwhile."""
-    lock = lock_run(parser, out)
-    try:
-        refuse_a_run_in(parser, out)  # started while this one was checking its configuration
-    except SystemExit:
-        lock.release()
-        raise
-    return lock
 
 
 @contextlib.contextmanager

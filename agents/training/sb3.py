@@ -126,17 +126,7 @@ from agents.training.rewards import (
     ROUND_MARGIN,
     paid_lead,
 )
-from agents.training.rundir import (
-    Checkpoint,
-    Run,
-    RunError,
-    ending_a_run,
-    lock_new_run,
-    lock_run,
-    now,
-    refuse_changes,
-    run_options,
-)
+from agents.training.rundir import Checkpoint, Run, RunError, ending_a_run, lock_run, now, run_options
 from agents.training.vecenv import SharedGamesVecEnv
 from sobek_env.env import as_action, ask
 from sobek_env.game import OBSERVATION_MODES, Table
@@ -271,7 +261,7 @@ def configure_run(argv: Sequence[str] | None) -> tuple[dict, Path, bool, Directo
     """The run's configuration, its directory, whether it resumes, and the lock held on the directory for the
     run; exits with status 2 on a bad configuration or a directory in use."""
     parser = build_parser()
-    given, out, resume = run_options(parser, argv)
+    given, out, resume = run_options(parser, argv, RESUMABLE)
     if resume:
         lock = lock_run(parser, out)
         try:
@@ -292,12 +282,11 @@ def configure_run(argv: Sequence[str] | None) -> tuple[dict, Path, bool, Directo
     config["timesteps"] = config["timesteps"] or budgets.get(config["players"], FALLBACK_TIMESTEPS)
     config["seed"] = config["seed"] if config["seed"] is not None else int(np.random.SeedSequence().entropy % 2**32)
     check_config(parser, config)
-    return config, out, False, lock_new_run(parser, out)
+    return config, out, False, lock_run(parser, out, new=True)
 
 
 def _resumed_config(parser: TrainingParser, out: Path, given: dict) -> dict:
     config = read_config(parser, out)
-    refuse_changes(parser, given, RESUMABLE)
     if given.get("timesteps", config["timesteps"]) < config["timesteps"]:
         parser.error(f"--timesteps {given['timesteps']} is below the run's {config['timesteps']}; "
                      "give at least that")
