@@ -35,7 +35,7 @@ class NativeGreedyAgent(GreedyAgent):
 
     def __init__(self, table: Table, seed: int | None = None) -> None:
         super().__init__(table, seed)
-        self._native = _baselines.NativeTable(table.num_players, table.rules)
+        self._native = native_table(table)
 
     def act(self, observation: dict) -> int:
         return _baselines.decide(self._native, "greedy", 0.0, observation)
@@ -46,7 +46,7 @@ class NativeHeuristicAgent(HeuristicAgent):
 
     def __init__(self, table: Table, tolerance: float = BEST, seed: int | None = None) -> None:
         super().__init__(table, tolerance, seed)
-        self._native = _baselines.NativeTable(table.num_players, table.rules)
+        self._native = native_table(table)
 
     def act(self, observation: dict) -> int:
         return _baselines.decide(self._native, "heuristic", self.tolerance, observation)
@@ -57,8 +57,7 @@ def playouts(table: Table, policies: Sequence[tuple[str, float]]) -> Any | None:
     tolerance)`` policy per seat (:func:`agents.search.playouts.seat_policies`); None where they were not built."""
     if _playouts is None:
         return None
-    native = _baselines.NativeTable(table.num_players, table.rules)
-    return _playouts.Playouts(native, policies, table.observation_mode == "memory")
+    return _playouts.Playouts(native_table(table), policies, table.observation_mode == "memory")
 
 
 __all__ = ["NATIVE", "NativeGreedyAgent", "NativeHeuristicAgent", "native_table", "playouts"]
