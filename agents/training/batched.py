@@ -32,7 +32,7 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices
 
 from agents.games import baseline
 from agents.games import tables as game_tables
-from agents.players.base import Agent
+from agents.players.base import Agent, CompiledTwin
 from agents.players.features import Featurizer, default_features
 from agents.players.ppo import load_ppo
 from agents.players.registry import make
@@ -74,11 +74,8 @@ def native_opponent(agent: Agent) -> tuple[str, float] | None:
 
     if type(agent) is RandomAgent:
         return "random", 0.0
-    name = type(agent).__name__
-    if name == "NativeGreedyAgent":
-        return "greedy", 0.0
-    if name == "NativeHeuristicAgent":
-        return "heuristic", float(agent.tolerance)
+    if isinstance(agent, CompiledTwin):
+        return agent.decides_as, float(getattr(agent, "tolerance", 0.0))
     return None
 
 
