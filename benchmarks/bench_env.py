@@ -105,23 +105,35 @@ BARS: dict[str, list[tuple[str, str, int, str, float]]] = {
 }
 
 
-def engine_loop(game: Game, num_players: int, engine: str = "python") -> Loop:
-    """Random play through the engine alone."""
+def whole_games(play: Callable[[int, random.Random], int]) -> Loop:
+    """The loop that plays game after game until its budget has passed: ``play(g, rng)`` plays game ``g`` (its
+    random moves drawn from ``rng``, seeded afresh for each timed round) and returns the steps it took."""
 
     def run(budget: float) -> Figure:
         rng = random.Random(SEED)
         steps = games = 0
         start = CLOCK()
         while True:
-            state = game.new(num_players, seed=SEED + games, engine=engine)
-            while not state.is_over:
-                state.apply(rng.choice(state.legal_actions()))
-                steps += 1
+            steps += play(games, rng)
             games += 1
             if CLOCK() - start >= budget:
                 return Figure(steps, games, CLOCK() - start)
 
     return run
+
+
+def engine_loop(game: Game, num_players: int, engine: str = "python") -> Loop:
+    """Random play through the engine alone."""
+
+    def play(g: int, rng: random.Random) -> int:
+        state = game.new(num_players, seed=SEED + g, engine=engine)
+        steps = 0
+        while not state.is_over:
+            state.apply(rng.choice(state.legal_actions()))
+            steps += 1
+        return steps
+
+    return whole_games(play)
 
 
 def vector_loop(game: Game, num_players: int, num_envs: int = 64) -> Loop:
@@ -225,26 +237,21 @@ def spiel_loop(game_name: str, observe: bool) -> Loop:
 
     game = pyspiel.load_game(game_name)
 
-    def run(budget: float) -> Figure:
-        rng = random.Random(SEED)
-        steps = games = 0
-        start = CLOCK()
-        while True:
-            state = game.new_initial_state()
-            while not state.is_terminal():
-                if state.is_chance_node():
-                    outcomes, probabilities = zip(*state.chance_outcomes())
-                    state.apply_action(rng.choices(outcomes, probabilities)[0])
-                    continue
-                if observe:
-                    state.observation_tensor(state.current_player())
-                state.apply_action(rng.choice(state.legal_actions()))
-                steps += 1
-            games += 1
-            if CLOCK() - start >= budget:
-                return Figure(steps, games, CLOCK() - start)
+    def play(g: int, rng: random.Random) -> int:
+        state = game.new_initial_state()
+        steps = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probabilities = zip(*state.chance_outcomes())
+                state.apply_action(rng.choices(outcomes, probabilities)[0])
+                continue
+            if observe:
+                state.observation_tensor(state.current_player())
+            state.apply_action(rng.choice(state.legal_actions()))
+            steps += 1
+        return steps
 
-    return run
+    return whole_games(play)
 
 
 def bridge_loop(game: Game, num_players: int) -> Loop:
@@ -255,20 +262,15 @@ def bridge_loop(game: Game, num_players: int) -> Loop:
 
     spiel_game = pyspiel.load_game(openspiel.spiel_name(game.name), {"players": num_players})
 
-    def run(budget: float) -> Figure:
-        rng = random.Random(SEED)
-        steps = games = 0
-        start = CLOCK()
-        while True:
-            state = spiel_game.state_from_engine(game.new(num_players, seed=SEED + games))
-            while not state.is_terminal():
-                state.apply_action(rng.choice(state.legal_actions()))
-                steps += 1
-            games += 1
-            if CLOCK() - start >= budget:
-                return Figure(steps, games, CLOCK() - start)
+    def play(g: int, rng: random.Random) -> int:
+        state = spiel_game.state_from_engine(game.new(num_players, seed=SEED + g))
+        steps = 0
+        while not state.is_terminal():
+            state.apply_action(rng.choice(state.legal_actions()))
+            steps += 1
+        return steps
 
-    return run
+    return whole_games(play)
 
 
 # The tree search measured per game. Both games' own settings search the late game only, with heuristic
@@ -313,21 +315,18 @@ def rollout_loop(game: Game, num_players: int) -> Loop:
     the rollouts of both games' search settings, which spend nearly all their time there."""
     from agents.search.ismcts import RolloutPolicy
 
-    def run(budget: float) -> Figure:
-        policy = RolloutPolicy(game.table(num_players), "heuristic")
-        steps = games = 0
-        start = CLOCK()
-        while True:
-            state = game.new(num_players, seed=SEED + games)
-            policy.seed(SEED + games)
-            while not state.is_over:
-                state.apply(policy.act(state))
-                steps += 1
-            games += 1
-            if CLOCK() - start >= budget:
-                return Figure(steps, games, CLOCK() - start)
+    policy = RolloutPolicy(game.table(num_players), "heuristic")  # seeded at each game: one serves every round
 
-    return run
+    def play(g: int, rng: random.Random) -> int:
+        state = game.new(num_players, seed=SEED + g)
+        policy.seed(SEED + g)
+        steps = 0
+        while not state.is_over:
+            state.apply(policy.act(state))
+            steps += 1
+        return steps
+
+    return whole_games(play)
 
 
 def native_playout_loop(game: Game, num_players: int) -> Loop:
@@ -339,16 +338,10 @@ def native_playout_loop(game: Game, num_players: int) -> Loop:
     if runs is None:
         raise ImportError(f"{game.name}'s native playouts were not built")
 
-    def run(budget: float) -> Figure:
-        steps = games = 0
-        start = CLOCK()
-        while True:
-            steps += runs.run(game.new(num_players, seed=SEED + games, engine="native"), SEED + games)[1]
-            games += 1
-            if CLOCK() - start >= budget:
-                return Figure(steps, games, CLOCK() - start)
+    def play(g: int, rng: random.Random) -> int:
+        return runs.run(game.new(num_players, seed=SEED + g, engine="native"), SEED + g)[1]
 
-    return run
+    return whole_games(play)
 
 
 def pettingzoo_peer(name: str) -> Loop:

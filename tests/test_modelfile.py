@@ -21,9 +21,14 @@ from agents.players.modelfile import (
     MAX_MEMBERS,
     META_MEMBER,
     MODEL_FORMAT,
+    NET_FILE,
     OPTIMIZER_MEMBER,
     POLICY_MEMBER,
+    PPO_FILE,
+    RLLIB_FILE,
+    FileKind,
     LegacyModelError,
+    read_meta_document,
     write_model,
 )
 from agents.players.ppo import load_ppo, read_meta, read_model
@@ -257,6 +262,19 @@ def test_tensors_that_do_not_fit_the_described_network_are_refused(tmp_path: Pat
 def test_an_unknown_member_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match=f"unknown member 'extra.pkl'; a {MODEL_FORMAT} model holds"):
         load_ppo(rezip(tmp_path / "extra.zip", members={"extra.pkl": b""}))
+
+
+@pytest.mark.parametrize("kind", [PPO_FILE, RLLIB_FILE, NET_FILE], ids=lambda kind: kind.spec)
+@pytest.mark.parametrize("other", [PPO_FILE, RLLIB_FILE, NET_FILE], ids=lambda kind: kind.spec)
+def test_each_reader_names_the_spec_that_plays_a_model_of_another_kind(tmp_path: Path, kind: FileKind,
+                                                                       other: FileKind) -> None:
+    path = tmp_path / "model.zip"
+    write_model(path, {"format": other.format}, {"w": torch.zeros(1)})
+    if kind is other:
+        assert read_meta_document(path, kind) == {"format": kind.format}
+    else:
+        with pytest.raises(ValueError, match=rf"is {other.named} of .*, not {kind.named}; play it as {other.spec}:"):
+            read_meta_document(path, kind)
 
 
 def test_a_legacy_model_given_to_evaluate_is_refused(tmp_path: Path, marker: Path,

@@ -91,7 +91,7 @@ def test_weights_that_do_not_fit_the_record_are_refused(tmp_path: Path) -> None:
         archive.writestr("sobek.json", json.dumps(meta))
         with zipfile.ZipFile(path) as source:
             archive.writestr("policy.pt", source.read("policy.pt"))
-    with pytest.raises(ValueError, match=r"do not fit what its sobek\.json describes"):
+    with pytest.raises(ValueError, match=r"policy-value network \(its tensors do not fit the network its sobek\.json"):
         load_net(tmp_path / "other.zip")
 
 

@@ -203,7 +203,7 @@ def test_a_bad_or_misspelt_record_is_refused_naming_the_field(policy: tuple[Path
 def test_members_other_than_the_two_and_tensors_that_do_not_fit_are_refused(policy: tuple[Path, MaskedNet],
                                                                              tmp_path: Path) -> None:
     path, _ = policy
-    with pytest.raises(ValueError, match=r"unknown member 'extra.py'\); a sobek-rllib/1 policy holds exactly"):
+    with pytest.raises(ValueError, match=r"unknown member 'extra.py'; a sobek-rllib/1 policy holds sobek.json, policy"):
         load_rllib(rezip(tmp_path / "extra.zip", path, {"extra.py": b"print(1)"}))
     with pytest.raises(ValueError, match=rf"no {POLICY_MEMBER}"):
         load_rllib(rezip(tmp_path / "empty.zip", path, {POLICY_MEMBER: None}))
@@ -222,7 +222,7 @@ def test_bounds_are_kept_before_reading(policy: tuple[Path, MaskedNet], tmp_path
         load_rllib(rezip(tmp_path / "deep.zip", path, {META_MEMBER: b"[" * 30_000 + b"]" * 30_000}))
     with pytest.raises(ValueError, match=f"member '{META_MEMBER}' declares 100,.* bytes, more than the 65,536"):
         load_rllib(rezip(tmp_path / "huge.zip", path, comment="x" * 100_000))
-    monkeypatch.setattr("agents.players.rllib_policy.MAX_TENSOR_BYTES", 1000)
+    monkeypatch.setattr("agents.players.modelfile.MAX_TENSOR_BYTES", 1000)
     with pytest.raises(ValueError, match=f"member '{POLICY_MEMBER}' declares .* bytes, more than the 1,000 allowed"):
         load_rllib(path)
 

@@ -464,3 +464,16 @@ def test_a_bot_may_wait_for_its_turn_while_another_person_plays(client) -> None:
     assert answer["current_player"] == 1 and answer["legal"]  # answered as soon as seat 1 must act
     assert client.get(f"/api/games/{gid}?seat=1&wait=99", headers=auth(t1)).status_code == 400
 
+
+def test_the_models_folder_offers_rllib_policies_and_networks_with_their_spec(tmp_path: Path) -> None:
+    torch = pytest.importorskip("torch")
+    from agents.apps.web.agents import models_for
+    from agents.players.modelfile import write_model
+
+    game = load_game("sobek")
+    for name, fmt in (("policy.zip", "sobek-rllib/1"), ("net.zip", "sobek-net/1")):
+        meta = {"format": fmt, "game": "sobek", "num_players": 2, "observation_mode": "original"}
+        write_model(tmp_path / name, meta, {"w": torch.zeros(1)})
+    folder = tmp_path.resolve()
+    assert models_for(game, 2, "original", tmp_path) == [
+        (f"net:{folder / 'net.zip'}", "net.zip"), (f"rllib:{folder / 'policy.zip'}", "policy.zip")]

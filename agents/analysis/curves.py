@@ -15,8 +15,8 @@ import math
 from collections.abc import Sequence
 from pathlib import Path
 
-from agents.common.arguments import EVAL_BASELINES
-from agents.common.files import write_atomic
+from agents.common.arguments import EVAL_BASELINES, one_line_errors
+from agents.common.files import write_figure
 
 MAX_CSV_BYTES = 4 * 1024 * 1024
 
@@ -72,11 +72,7 @@ def plot_curves(curves: Sequence[tuple[str, list[dict[str, float]]]], path: Path
         ax.legend(loc="lower right", fontsize=8)
     if title:
         fig.suptitle(title, fontsize=11)
-    fig.tight_layout()
-    image = io.BytesIO()
-    fig.savefig(image, format="png", dpi=110)
-    plt.close(fig)
-    write_atomic(path, image.getvalue())
+    write_figure(fig, path, 110)
 
 
 def curve_argument(text: str) -> tuple[str, Path]:
@@ -94,10 +90,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--out", type=Path, required=True, help="the PNG to write")
     parser.add_argument("--title", default="", help="the figure's title")
     args = parser.parse_args(argv)
-    try:
+    with one_line_errors(parser):
         curves = [(label, read_curve(path)) for label, path in args.curves]
-    except (OSError, ValueError) as exc:
-        parser.error(str(exc))
     plot_curves(curves, args.out, args.title)
     print(f"wrote {args.out}")
 

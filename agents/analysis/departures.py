@@ -28,7 +28,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from agents.common.arguments import TrainingParser
+from agents.common.arguments import TrainingParser, add_json_option, one_line_errors
 from agents.players.registry import make
 from sobek_env import archive
 from sobek_env.game import observe
@@ -221,17 +221,15 @@ def build_parser() -> argparse.ArgumentParser:
     add_replay_arguments(parser, "compared")
     parser.add_argument("--baseline", default="heuristic", metavar="SPEC",
                         help="the agent asked at each of those decisions (default heuristic)")
-    parser.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
+    add_json_option(parser, "the table")
     return parser
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = build_parser()
     args = parser.parse_args(argv)
-    try:
+    with one_line_errors(parser):  # a bad file or spec, a missing model file
         found = departures(read_replays(args.replays), args.agent, args.baseline, args.late)
-    except (OSError, ValueError) as exc:  # a bad file or spec, a missing model file
-        parser.error(str(exc))
     print(json.dumps(as_json(found)) if args.json else format_departures(found))
 
 

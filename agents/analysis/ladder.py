@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from agents.common.arguments import TrainingParser, positive_int
-from agents.common.files import write_atomic
+from agents.common.files import write_atomic, write_figure
 from agents.players.registry import make, parse_spec
 from agents.tournaments.tournament import agent_seed, play_tournament, seating_for, summarize
 from sobek_env.registry import GAMES, load_game
@@ -158,9 +158,7 @@ def plot(rows: Sequence[dict], title: str, share: float, path: Path) -> None:
         ax.xaxis.set_minor_formatter(NullFormatter())
         ax.set_xlim(budgets[0] / pad, budgets[-1] * pad)  # room for the end rungs' labels inside the axes
     fig.suptitle(title)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    write_figure(fig, path, 110)
 
 
 def build_parser() -> TrainingParser:

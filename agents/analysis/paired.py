@@ -26,7 +26,7 @@ import sys
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from agents.common.arguments import TrainingParser, non_negative_int
+from agents.common.arguments import TrainingParser, add_json_option, non_negative_int, one_line_errors
 from agents.tournaments.evaluation import GAMES_FILE, GamesFile
 from agents.tournaments.tournament import Z95, GameRecord, labels_for, wilson_interval
 from sobek_env import archive
@@ -125,7 +125,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("second", type=Path, help="the same deals with another agent in its place")
     parser.add_argument("--position", type=non_negative_int, default=0,
                         help="the agent's position in the tournaments' --agents (default 0, the first)")
-    parser.add_argument("--json", action="store_true", help="print one JSON object instead of the lines")
+    add_json_option(parser, "the lines")
     return parser
 
 
@@ -134,10 +134,8 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     tournaments = []
     for name, path in (("first", args.first), ("second", args.second)):
-        try:
+        with one_line_errors(parser, f"argument {name}"):
             tournaments.append(read_tournament(path))
-        except (OSError, ValueError) as exc:
-            parser.error(f"argument {name}: {exc}")
     (first_args, first), (second_args, second) = tournaments
     changed = [key for key in SAME_TABLE if first_args.get(key) != second_args.get(key)]
     if changed:
@@ -147,11 +145,9 @@ def main(argv: list[str] | None = None) -> None:
     if args.position >= positions:
         parser.error(f"argument --position: the tournaments have agents at positions 0 to {positions - 1}, "
                      f"got {args.position}")
-    try:
+    with one_line_errors(parser):
         result = compare(first, second, args.position, first_args["labels"][args.position],
                          second_args["labels"][args.position])
-    except ValueError as exc:
-        parser.error(str(exc))
     if args.json:
         print(json.dumps({key: (None if isinstance(v, float) and math.isnan(v) else v)
                           for key, v in asdict(result).items()}))

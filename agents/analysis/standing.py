@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 from agents.analysis.paired import read_tournament
-from agents.common.arguments import TrainingParser
+from agents.common.arguments import TrainingParser, add_json_option, one_line_errors
 from agents.tournaments.tournament import format_table, summarize
 from sobek_env.registry import load_game
 
@@ -25,17 +25,15 @@ def build_parser() -> argparse.ArgumentParser:
     parser = TrainingParser(prog="sobek-env standing",
                             description="The table of an evaluate.py tournament over the games played so far.")
     parser.add_argument("tournament", type=Path, help="the tournament (an evaluate.py --out directory)")
-    parser.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
+    add_json_option(parser, "the table")
     return parser
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = build_parser()
     args = parser.parse_args(argv)
-    try:
+    with one_line_errors(parser, "argument tournament"):
         arguments, records = read_tournament(args.tournament)
-    except (OSError, ValueError) as exc:
-        parser.error(f"argument tournament: {exc}")
     if not records:
         parser.error(f"argument tournament: {str(args.tournament)!r} has played no game yet")
     played = [records[index] for index in sorted(records)]

@@ -17,14 +17,13 @@ a learned agent has no tolerance, only the place its play puts it.
 from __future__ import annotations
 
 import argparse
-import io
 import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from agents.common.files import write_atomic
+from agents.common.files import write_figure
 from agents.games import tables
 from sobek_env.registry import load_game
 
@@ -190,11 +189,7 @@ def plot_study(sweeps: Sequence[Sweep], learned: Sequence[Learned], path: Path) 
             ax.set_title(f"{info.title if c == 0 else ''}{': ' if c == 0 else ''}{label}"
                          + (f"\n{sweep.players} players, against {opponents}" if c == 0 else ""), fontsize=10)
             ax.legend(loc="best", fontsize=8)
-    fig.tight_layout()
-    image = io.BytesIO()
-    fig.savefig(image, format="png", dpi=100)
-    write_atomic(path, image.getvalue())
-    plt.close(fig)
+    write_figure(fig, path, 100)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -7,7 +7,9 @@ imported from the library so that every command shares them). Nothing heavy is i
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,6 +24,21 @@ class TrainingParser(argparse.ArgumentParser):
 
     def error(self, message: str) -> None:
         self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+@contextlib.contextmanager
+def one_line_errors(parser: argparse.ArgumentParser, about: str = "") -> Iterator[None]:
+    """An OSError or ValueError raised inside (a missing or damaged file, a bad spec) ends the command through
+    ``parser.error``: one line, ``about`` before it (``argument tournament``), and exit status 2."""
+    try:
+        yield
+    except (OSError, ValueError) as exc:
+        parser.error(f"{about}: {exc}" if about else str(exc))
+
+
+def add_json_option(parser: argparse.ArgumentParser, instead_of: str) -> None:
+    """``--json``: the command prints one JSON object instead of ``instead_of`` (``the table``)."""
+    parser.add_argument("--json", action="store_true", help=f"print one JSON object instead of {instead_of}")
 
 
 @dataclass(frozen=True)
@@ -74,6 +91,12 @@ EVAL_GAMES = Bounds(int, 1, 10**6)
 MAX_WEIGHT = 10**6  # opponents' weights are relative: a million to one already leaves one out
 WEIGHTS = Bounds(float, 0, MAX_WEIGHT)
 ENVS = Bounds(int, 1, 256)  # environments (games) played at once
+# the numbers the options (and config.json fields) of both PPO backends accept, by field
+PPO_RANGES: dict[str, Bounds] = {
+    "timesteps": STEPS, "seed": SEEDS, "envs": ENVS, "snapshot_every": STEPS, "eval_every": STEPS,
+    "eval_games": EVAL_GAMES, "eval_seed": SEEDS, "lr": LEARNING_RATES, "batch_size": BATCHES, "epochs": EPOCHS,
+    "gamma": DISCOUNTS, "gae_lambda": GAE_LAMBDAS, "clip": CLIP_RANGES, "ent_coef": ENTROPY_COEFFICIENTS,
+}
 
 
 def layer_sizes(text: str) -> list[int]:
@@ -87,5 +110,5 @@ def layer_sizes(text: str) -> list[int]:
     return sizes
 
 
-__all__ = ["EVAL_BASELINES", "EVAL_SEED", "Bounds", "TrainingParser", "layer_sizes", "non_negative_float",
-           "non_negative_int", "positive_float", "positive_int"]
+__all__ = ["EVAL_BASELINES", "EVAL_SEED", "Bounds", "TrainingParser", "add_json_option", "layer_sizes",
+           "non_negative_float", "non_negative_int", "one_line_errors", "positive_float", "positive_int"]

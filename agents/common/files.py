@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import fcntl
+import io
 import json
 import os
 import tempfile
@@ -83,6 +84,19 @@ def write_atomic(path: str | Path, data: bytes | str) -> None:
         if isinstance(exc, OSError):
             raise OSError(exc.errno, exc.strerror or str(exc), str(path)) from None
         raise
+
+
+def write_figure(fig: Any, path: str | Path, dpi: int) -> None:
+    """Lay out the matplotlib figure ``fig``, close it and write it to ``path`` as a PNG (:func:`write_atomic`)."""
+    import matplotlib.pyplot as plt  # only where a figure was drawn: matplotlib is needed for plots alone
+
+    fig.tight_layout()
+    image = io.BytesIO()
+    try:
+        fig.savefig(image, format="png", dpi=dpi)
+    finally:
+        plt.close(fig)
+    write_atomic(path, image.getvalue())
 
 
 class DirectoryInUse(RuntimeError):

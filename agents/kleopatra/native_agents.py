@@ -15,11 +15,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from agents.players.base import CompiledTwin
 from sobek_env.compiled import extension
 from sobek_env.game import Table
 
 from .greedy import GreedyAgent
-from .heuristic import BEST, HeuristicAgent
+from .heuristic import HeuristicAgent
 
 _baselines = extension("._baselines", __package__)
 NATIVE = _baselines is not None
@@ -31,27 +32,16 @@ def native_table(table: Table) -> Any:
     return _baselines.NativeTable(table.num_players, table.observation_mode, dict(table.rules))
 
 
-class NativeGreedyAgent(GreedyAgent):
+class NativeGreedyAgent(CompiledTwin, GreedyAgent):
     """:class:`GreedyAgent` deciding in compiled code."""
 
-    def __init__(self, table: Table, seed: int | None = None) -> None:
-        super().__init__(table, seed)
-        self._native = native_table(table)
-
-    def act(self, observation: dict) -> int:
-        return _baselines.decide(self._native, "greedy", 0.0, observation)
+    twin, decides_as, twin_table = _baselines, "greedy", staticmethod(native_table)
 
 
-class NativeHeuristicAgent(HeuristicAgent):
+class NativeHeuristicAgent(CompiledTwin, HeuristicAgent):
     """:class:`HeuristicAgent` deciding in compiled code, at its ``tolerance``."""
 
-    def __init__(self, table: Table, tolerance: float = BEST, seed: int | None = None) -> None:
-        super().__init__(table, tolerance, seed)
-        self._native = native_table(table)
-
-    def act(self, observation: dict) -> int:
-        return _baselines.decide(self._native, "heuristic", self.tolerance, observation)
-
+    twin, decides_as, twin_table = _baselines, "heuristic", staticmethod(native_table)
 
 
 def playouts(table: Table, policies: Sequence[tuple[str, float]]) -> Any | None:

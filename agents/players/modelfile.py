@@ -1,5 +1,7 @@
 """The model file's container: a zip read so that loading it never runs code (train.py's MaskablePPO models, and the
-RLlib policies of :mod:`agents.players.rllib_policy` in the same container with their own record).
+RLlib policies of :mod:`agents.players.rllib_policy` and the networks of :mod:`agents.players.net` in the same
+container with their own record). One reader serves the three kinds (:class:`FileKind`): each names the others
+with the spec that plays them.
 
 A model (``sobek-ppo/2``) is a zip of exactly these members:
 
@@ -25,14 +27,17 @@ import math
 import struct
 import warnings
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import torch
+from torch import nn
 
 from agents.common.files import parse_json, write_atomic
+from sobek_env.game import Game, Table
+from sobek_env.registry import GAMES, load_game
 
 MODEL_FORMAT = "sobek-ppo/2"
 LEGACY_FORMATS = ("sobek-ppo/1",)
@@ -59,12 +64,18 @@ _MAX_COMMENT = 65535
 
 @dataclass(frozen=True)
 class FileKind:
-    """How the messages name a kind of model file (``noun``) and what to give instead (``hint``): the reading
-    functions below serve train.py's MaskablePPO models and the RLlib policies of :mod:`agents.players.rllib_policy`."""
+    """A kind of model file: how the messages name it (``noun``, and ``short`` in "train a model for ..."), what
+    to give instead (``hint``), and, for the kinds that play, the ``format`` its record declares, the ``members``
+    it may hold, the agent spec that plays it (``spec``) and the command that makes it (``made_by``)."""
 
     noun: str
     hint: str
     article: str = "a"
+    short: str = "model"
+    format: str = ""
+    members: tuple[str, ...] = MEMBERS
+    spec: str = ""
+    made_by: str = ""
 
     @property
     def named(self) -> str:
@@ -72,7 +83,15 @@ class FileKind:
         return f"{self.article} {self.noun}"
 
 
-PPO_FILE = FileKind("MaskablePPO model", "give a model.zip saved by train.py")
+PPO_FILE = FileKind("MaskablePPO model", "give a model.zip saved by train.py", format=MODEL_FORMAT, spec="ppo",
+                    made_by="train.py")
+RLLIB_FILE = FileKind("RLlib policy", "give the policy.zip that train.py --backend rllib saved", "an", "policy",
+                      RLLIB_FORMAT, (META_MEMBER, POLICY_MEMBER), "rllib", "train.py --backend rllib")
+NET_FILE = FileKind("policy-value network", "give a model.zip saved by train.py --algo exit", short="network",
+                    format=NET_FORMAT, spec="net", made_by="train.py --algo exit")
+# the kind of file each format declares (a legacy model is named as the MaskablePPO model it was)
+FORMAT_KINDS = {kind.format: kind for kind in (PPO_FILE, RLLIB_FILE, NET_FILE)} | dict.fromkeys(LEGACY_FORMATS,
+                                                                                                PPO_FILE)
 
 
 class LegacyModelError(ValueError):
@@ -137,6 +156,20 @@ class Fields:
         if not isinstance(value, str) or value not in options:
             raise self.fail(field or key, f"is {key}={value!r}, not one of {', '.join(options)}")
         return value
+
+    def table(self, doc: dict) -> Game:
+        """The game of the table a record was trained for, its fields checked: ``game``, ``num_players``,
+        ``observation_mode`` and the optional ``rules`` (options the game's rules take, together)."""
+        game = load_game(self.choice(doc, "game", GAMES))
+        self.integer(doc, "num_players", game.min_players, game.max_players)
+        self.choice(doc, "observation_mode", game.observation_modes)
+        if "rules" in doc:
+            rules = self.keys(doc["rules"], "rules", (), game.rules_options)
+            try:
+                game.new(doc["num_players"], seed=0, **rules)
+            except (ValueError, TypeError) as exc:
+                raise self.fail("rules", f"is not a valid set of {game.name} rules options ({exc})") from None
+        return game
 
     def number(self, doc: dict, key: str, field: str) -> float:
         value = doc[key]
@@ -212,37 +245,33 @@ def read_member(archive: zipfile.ZipFile, path: Path, name: str, limit: int, kin
     return data
 
 
-def read_meta_document(path: str | Path) -> dict[str, Any]:
-    """The metadata of the model at ``path``, as JSON (unchecked but bounded), after checking that the
-    file is a model of the current format: LegacyModelError for an old one, ValueError for anything else."""
+def read_meta_document(path: str | Path, kind: FileKind = PPO_FILE) -> dict[str, Any]:
+    """The metadata of the model at ``path``, as JSON (unchecked but bounded), after checking that the file is a
+    ``kind`` of model in its current format holding only its members: LegacyModelError for an old MaskablePPO
+    model, ValueError for anything else (a model of another kind named with the spec that plays it)."""
     path = Path(path)
-    with open_zip(path) as archive:
+    with open_zip(path, kind) as archive:
         names = set(archive.namelist())
         if META_MEMBER not in names:
-            if "data" in names:
-                raise ValueError(f"{str(path)!r} is a zip but not a Sobek MaskablePPO model (no {META_MEMBER}): "
-                                 "a stable-baselines3 zip, which is decoded with pickle and is never opened here; "
-                                 "give a model.zip saved by train.py")
-            raise ValueError(f"{str(path)!r} is a zip but not a Sobek MaskablePPO model (no {META_MEMBER}); "
-                             "give a model.zip saved by train.py")
-        meta = parse_json(read_member(archive, path, META_MEMBER, MAX_META_BYTES), f"{str(path)!r}: {META_MEMBER}",
-                          MAX_META_BYTES, MAX_META_DEPTH)
+            pickled = (": a stable-baselines3 zip, which is decoded with pickle and is never opened here"
+                       if "data" in names else "")
+            raise ValueError(f"{str(path)!r} is a zip but not {kind.named} (no {META_MEMBER}){pickled}; {kind.hint}")
+        meta = parse_json(read_member(archive, path, META_MEMBER, MAX_META_BYTES, kind),
+                          f"{str(path)!r}: {META_MEMBER}", MAX_META_BYTES, MAX_META_DEPTH)
         declared = meta.get("format") if isinstance(meta, dict) else None
-        if declared in LEGACY_FORMATS or (declared != MODEL_FORMAT and "data" in names):
+        if kind is PPO_FILE and (declared in LEGACY_FORMATS or (declared != MODEL_FORMAT and "data" in names)):
             raise LegacyModelError(legacy_message(path, f"{declared!r}" if declared else "a stable-baselines3 zip"))
-        if declared == RLLIB_FORMAT:
-            raise ValueError(f"{str(path)!r} is an RLlib policy of train.py --backend rllib ({declared!r}), not a "
-                             f"MaskablePPO model; play it as rllib:{path}")
-        if declared == NET_FORMAT:
-            raise ValueError(f"{str(path)!r} is a policy-value network of train.py --algo exit ({declared!r}), not a "
-                             f"MaskablePPO model; play it as net:{path}")
-        if not isinstance(meta, dict) or declared != MODEL_FORMAT:
+        other = FORMAT_KINDS.get(declared) if isinstance(declared, str) else None
+        if other is not None and other is not kind:
+            raise ValueError(f"{str(path)!r} is {other.named} of {other.made_by} ({declared!r}), not {kind.named}; "
+                             f"play it as {other.spec}:{path}")
+        if declared != kind.format:
             raise ValueError(f"{str(path)!r} records an unknown model format in {META_MEMBER} ({declared!r}); "
-                             f"expected {MODEL_FORMAT!r}")
-        unknown = sorted(names - set(MEMBERS))
+                             f"expected {kind.format!r}")
+        unknown = sorted(names - set(kind.members))
         if unknown or POLICY_MEMBER not in names:
             problem = f"unknown member {unknown[0]!r}" if unknown else f"no {POLICY_MEMBER}"
-            raise _refuse(path, f"{problem}; a {MODEL_FORMAT} model holds {', '.join(MEMBERS)}")
+            raise _refuse(path, f"{problem}; a {kind.format} {kind.short} holds {', '.join(kind.members)}", kind)
     return meta
 
 
@@ -298,24 +327,75 @@ def non_finite(state: Any) -> str | None:
     return None
 
 
-def read_tensors(path: str | Path, with_optimizer: bool = False) -> tuple[dict[str, torch.Tensor], Any]:
+def read_tensors(path: str | Path, with_optimizer: bool = False,
+                 kind: FileKind = PPO_FILE) -> tuple[dict[str, torch.Tensor], Any]:
     """The policy's tensors (a dict of names to tensors) and, if asked and present, the optimizer's state."""
     path = Path(path)
-    with open_zip(path) as archive:
-        policy = load_tensors(read_member(archive, path, POLICY_MEMBER, MAX_TENSOR_BYTES), path, POLICY_MEMBER)
+    with open_zip(path, kind) as archive:
+        policy = load_tensors(read_member(archive, path, POLICY_MEMBER, MAX_TENSOR_BYTES, kind), path, POLICY_MEMBER,
+                              kind)
         optimizer = None
         if with_optimizer and OPTIMIZER_MEMBER in archive.namelist():
-            optimizer = load_tensors(read_member(archive, path, OPTIMIZER_MEMBER, MAX_TENSOR_BYTES), path,
-                                     OPTIMIZER_MEMBER)
+            optimizer = load_tensors(read_member(archive, path, OPTIMIZER_MEMBER, MAX_TENSOR_BYTES, kind), path,
+                                     OPTIMIZER_MEMBER, kind)
     if not isinstance(policy, dict) or not all(isinstance(k, str) and isinstance(v, torch.Tensor)
                                                for k, v in policy.items()):
-        raise _refuse(path, f"member {POLICY_MEMBER!r} is not a dict of named tensors")
+        raise _refuse(path, f"member {POLICY_MEMBER!r} is not a dict of named tensors", kind)
     if optimizer is not None and not (isinstance(optimizer, dict) and set(optimizer) == {"state", "param_groups"}):
-        raise _refuse(path, f"member {OPTIMIZER_MEMBER!r} is not an optimizer's state")
-    check_weights(policy, path, POLICY_MEMBER)
+        raise _refuse(path, f"member {OPTIMIZER_MEMBER!r} is not an optimizer's state", kind)
+    check_weights(policy, path, POLICY_MEMBER, kind)
     if optimizer is not None:  # a checkpoint's: resuming from it would train the weights into NaN at once
-        check_weights(optimizer, path, OPTIMIZER_MEMBER)
+        check_weights(optimizer, path, OPTIMIZER_MEMBER, kind)
     return policy, optimizer
+
+
+def load_state(module: nn.Module, state: dict[str, Any], path: str | Path, kind: FileKind = PPO_FILE,
+               what: str | None = None) -> None:
+    """Load tensors (the ``what`` ones: ``policy``, ``optimizer``, ...) into ``module``, refusing missing, extra
+    or misshapen ones with a ValueError."""
+    try:
+        module.load_state_dict(state)
+    except (RuntimeError, ValueError, KeyError, TypeError, IndexError) as exc:
+        first = str(exc).strip().splitlines()[0]
+        tensors = f"{what} tensors" if what else "tensors"
+        raise ValueError(f"{str(path)!r} could not be loaded as {kind.named} (its {tensors} do not fit the network "
+                         f"its {META_MEMBER} describes: {first}); {kind.hint}") from None
+
+
+def record_table(meta: dict[str, Any]) -> Table:
+    """The table a model (its checked record) was trained for."""
+    return load_game(meta["game"]).table(meta["num_players"], meta["observation_mode"], **meta.get("rules", {}))
+
+
+def check_trained_for(meta: dict[str, Any], path: str | Path, kind: FileKind, table: Table | None = None,
+                      **wanted: Any) -> None:
+    """ValueError naming both values if the model ``meta`` records was trained for another ``table`` (game,
+    players, observation mode, rules options), or for other ``wanted`` values than those given (None: any)."""
+    if table is not None:
+        wanted = {"game": table.game.name, "num_players": table.num_players,
+                  "observation_mode": table.observation_mode, "rules": dict(table.rules)}
+    for key, value in wanted.items():
+        if value is not None and meta.get(key, {} if key == "rules" else None) != value:
+            raise ValueError(f"{kind.short} {str(path)!r} was trained for {key}={meta.get(key)!r} but this table has "
+                             f"{key}={value!r}; train a {kind.short} for {key}={value!r} or change the table")
+
+
+def load_network(path: str | Path, kind: FileKind, check: Callable[[Any, Path], dict[str, Any]],
+                 build: Callable[[dict[str, Any]], nn.Module], table: Table | None = None, what: str | None = None,
+                 **wanted: Any) -> tuple[dict[str, Any], nn.Module]:
+    """The record of the ``kind`` of model at ``path``, checked by ``check``, and the network ``build`` makes of it
+    with the file's tensors loaded, in evaluation mode; without running anything from the file. A model made for
+    another ``table`` (or other ``wanted`` values) is refused with a ValueError naming both. Torch is set to one
+    thread: on one observation at a time, more threads only contend (10x slower)."""
+    path = Path(path)
+    meta = check(read_meta_document(path, kind), path)
+    check_trained_for(meta, path, kind, table, **wanted)
+    tensors, _ = read_tensors(path, kind=kind)
+    torch.set_num_threads(1)
+    network = build(meta)
+    load_state(network, tensors, path, kind, what)
+    network.eval()
+    return meta, network
 
 
 def write_model(path: str | Path, meta: dict[str, Any], policy: dict[str, torch.Tensor],

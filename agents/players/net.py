@@ -23,34 +23,11 @@ import numpy as np
 import torch
 from torch import nn
 
-from agents.common.files import parse_json
+from agents.players import modelfile
 from agents.players.base import PolicyAgent
-from agents.players.modelfile import (
-    MAX_LAYERS,
-    MAX_META_BYTES,
-    MAX_META_DEPTH,
-    MAX_PARAMETERS,
-    MAX_TENSOR_BYTES,
-    MAX_WIDTH,
-    MEMBERS,
-    META_MEMBER,
-    MODEL_FORMAT,
-    NET_FORMAT,
-    OPTIMIZER_MEMBER,
-    POLICY_MEMBER,
-    RLLIB_FORMAT,
-    Fields,
-    FileKind,
-    check_weights,
-    load_tensors,
-    open_zip,
-    read_member,
-    write_model,
-)
+from agents.players.modelfile import MAX_LAYERS, MAX_PARAMETERS, MAX_WIDTH, NET_FILE, NET_FORMAT, Fields
 from sobek_env.game import Table
-from sobek_env.registry import GAMES, load_game
 
-NET_FILE = FileKind("policy-value network", "give a model.zip saved by train.py --algo exit")
 FEATURES = "raw"  # what the network reads: the observation, nothing derived from a baseline
 META_FIELDS = ("format", "game", "num_players", "observation_mode", "features", "observation_size", "action_count",
                "hidden")
@@ -123,16 +100,8 @@ def check_meta(meta: Any, path: str | Path) -> dict[str, Any]:
     f = Fields(path, NET_FORMAT)
     f.keys(meta, "document", META_FIELDS, OPTIONAL_FIELDS)
     f.choice(meta, "format", (NET_FORMAT,))
-    game = load_game(f.choice(meta, "game", GAMES))
-    f.integer(meta, "num_players", game.min_players, game.max_players)
-    f.choice(meta, "observation_mode", game.observation_modes)
+    game = f.table(meta)
     f.choice(meta, "features", (FEATURES,))
-    if "rules" in meta:
-        rules = f.keys(meta["rules"], "rules", (), game.rules_options)
-        try:
-            game.new(meta["num_players"], seed=0, **rules)
-        except (ValueError, TypeError) as exc:
-            raise f.fail("rules", f"is not a valid set of {game.name} rules options ({exc})") from None
     size = game.observation_size(meta["num_players"])
     f.integer(meta, "observation_size", size, size)
     f.integer(meta, "action_count", game.num_actions, game.num_actions)
@@ -144,66 +113,25 @@ def check_meta(meta: Any, path: str | Path) -> dict[str, Any]:
     return meta
 
 
-def net_table(meta: dict[str, Any]) -> Table:
-    """The table a network (its checked record) was trained for."""
-    return load_game(meta["game"]).table(meta["num_players"], meta["observation_mode"], **meta.get("rules", {}))
-
-
 def read_net(path: str | Path, with_optimizer: bool = False) -> tuple[dict[str, Any], dict[str, torch.Tensor],
                                                                       dict[str, Any] | None]:
     """The checked record, the tensors and (if asked and present) the optimizer's state of the network file at
     ``path``; FileNotFoundError, or ValueError saying what is wrong."""
-    path = Path(path)
-    with open_zip(path, NET_FILE) as archive:
-        names = set(archive.namelist())
-        if META_MEMBER not in names:
-            raise ValueError(f"{str(path)!r} is a zip but not a network file (no {META_MEMBER}); {NET_FILE.hint}")
-        meta = parse_json(read_member(archive, path, META_MEMBER, MAX_META_BYTES, NET_FILE),
-                          f"{str(path)!r}: {META_MEMBER}", MAX_META_BYTES, MAX_META_DEPTH)
-        declared = meta.get("format") if isinstance(meta, dict) else None
-        if declared in (MODEL_FORMAT, RLLIB_FORMAT):
-            how = "ppo" if declared == MODEL_FORMAT else "rllib"
-            raise ValueError(f"{str(path)!r} is a {declared!r} model, not a network of train.py --algo exit; "
-                             f"play it as {how}:{path}")
-        if declared != NET_FORMAT:
-            raise ValueError(f"{str(path)!r} records an unknown model format in {META_MEMBER} ({declared!r}); "
-                             f"expected {NET_FORMAT!r}")
-        unknown = sorted(names - set(MEMBERS))
-        if unknown or POLICY_MEMBER not in names:
-            problem = f"unknown member {unknown[0]!r}" if unknown else f"no {POLICY_MEMBER}"
-            raise ValueError(f"{str(path)!r} is not a network file ({problem}); {NET_FILE.hint}")
-        check_meta(meta, path)
-        tensors = load_tensors(read_member(archive, path, POLICY_MEMBER, MAX_TENSOR_BYTES, NET_FILE), path,
-                               POLICY_MEMBER, NET_FILE)
-        optimizer = None
-        if with_optimizer and OPTIMIZER_MEMBER in names:
-            optimizer = load_tensors(read_member(archive, path, OPTIMIZER_MEMBER, MAX_TENSOR_BYTES, NET_FILE), path,
-                                     OPTIMIZER_MEMBER, NET_FILE)
-    if not isinstance(tensors, dict) or not all(isinstance(k, str) and isinstance(v, torch.Tensor)
-                                                for k, v in tensors.items()):
-        raise ValueError(f"{str(path)!r} is not a network file (member {POLICY_MEMBER!r} is not a dict of named "
-                         f"tensors); {NET_FILE.hint}")
-    check_weights(tensors, path, POLICY_MEMBER, NET_FILE)
-    if optimizer is not None:
-        check_weights(optimizer, path, OPTIMIZER_MEMBER, NET_FILE)
+    meta = check_meta(modelfile.read_meta_document(path, NET_FILE), path)
+    tensors, optimizer = modelfile.read_tensors(path, with_optimizer, NET_FILE)
     return meta, tensors, optimizer
 
 
-def load_weights(module: nn.Module, state: dict[str, Any], path: str | Path, what: str = "network") -> None:
+def load_weights(module: nn.Module, state: dict[str, Any], path: str | Path, what: str | None = None) -> None:
     """Load tensors into ``module``, refusing missing, extra or misshapen ones with a ValueError."""
-    try:
-        module.load_state_dict(state)
-    except (RuntimeError, ValueError, KeyError, TypeError, IndexError) as exc:
-        first = str(exc).strip().splitlines()[0]
-        raise ValueError(f"{str(path)!r} could not be loaded as a {NET_FILE.noun} (its {what} tensors do not fit "
-                         f"what its {META_MEMBER} describes: {first}); {NET_FILE.hint}") from None
+    modelfile.load_state(module, state, path, NET_FILE, what)
 
 
 def save_net(net: PolicyValueNet, path: str | Path, meta: dict[str, Any],
              optimizer: dict[str, Any] | None = None) -> None:
     """Write ``net`` with its record ``meta`` (from :func:`net_meta`) to ``path``; with ``optimizer`` (its
     state), a training checkpoint."""
-    write_model(path, check_meta(meta, path), net.state_dict(), optimizer)
+    modelfile.write_model(path, check_meta(meta, path), net.state_dict(), optimizer)
 
 
 class NetAgent(PolicyAgent):
@@ -214,7 +142,7 @@ class NetAgent(PolicyAgent):
 
     def __init__(self, net: PolicyValueNet, meta: dict[str, Any], deterministic: bool = True,
                  seed: int | None = None) -> None:
-        super().__init__(deterministic, seed, net_table(meta))
+        super().__init__(deterministic, seed, modelfile.record_table(meta))
         self.net = net.eval()
         self.meta = meta
 
@@ -234,15 +162,5 @@ def load_net(path: str | Path, deterministic: bool = True, seed: int | None = No
     """The network at ``path`` as a :class:`NetAgent`, without running anything from the file. A network for
     another ``table`` than the one given is refused with a ValueError naming both. Torch is set to one thread:
     on one observation at a time, more threads only contend."""
-    meta, tensors, _ = read_net(path)
-    if table is not None:
-        wants = {"game": table.game.name, "num_players": table.num_players,
-                 "observation_mode": table.observation_mode, "rules": dict(table.rules)}
-        for key, wanted in wants.items():
-            if meta.get(key, {} if key == "rules" else None) != wanted:
-                raise ValueError(f"network {str(path)!r} was trained for {key}={meta.get(key)!r} but this table has "
-                                 f"{key}={wanted!r}; train a network for {key}={wanted!r} or change the table")
-    torch.set_num_threads(1)
-    net = new_net(meta)
-    load_weights(net, tensors, path)
+    meta, net = modelfile.load_network(path, NET_FILE, check_meta, new_net, table)
     return NetAgent(net, meta, deterministic=deterministic, seed=seed)

@@ -23,6 +23,7 @@ from stable_baselines3.common.torch_layers import BaseFeaturesExtractor, MlpExtr
 from stable_baselines3.common.type_aliases import Schedule
 from torch import nn
 
+from agents.players import modelfile
 from agents.players.base import PolicyAgent
 from agents.players.features import Featurizer, feature_sets, feature_size
 from agents.players.modelfile import (
@@ -31,14 +32,15 @@ from agents.players.modelfile import (
     MAX_WIDTH,
     META_MEMBER,
     MODEL_FORMAT,
+    PPO_FILE,
     Fields,
     ModelFile,
     read_meta_document,
     read_tensors,
+    record_table,
     write_model,
 )
 from sobek_env.game import Table
-from sobek_env.registry import GAMES, load_game
 
 if TYPE_CHECKING:
     from sb3_contrib import MaskablePPO
@@ -133,7 +135,7 @@ class PPOAgent(PolicyAgent):
         deterministic: bool = True,
         seed: int | None = None,
     ) -> None:
-        super().__init__(deterministic, seed, model_table(meta))
+        super().__init__(deterministic, seed, record_table(meta))
         self.policy = policy
         self.meta = meta
         self.featurize = Featurizer(meta["features"], self.table)
@@ -216,13 +218,7 @@ def build_policy(meta: dict[str, Any]) -> MaskableActorCriticPolicy:
 
 def load_state(module: nn.Module, state: dict[str, Any], path: str | Path, what: str = "policy") -> None:
     """Load tensors into ``module``, refusing missing, extra or misshapen ones with a ValueError."""
-    try:
-        module.load_state_dict(state)
-    except (RuntimeError, ValueError, KeyError, TypeError, IndexError) as exc:
-        first = str(exc).strip().splitlines()[0]
-        raise ValueError(f"{str(path)!r} could not be loaded as a MaskablePPO model (its {what} tensors do not fit "
-                         f"the network its {META_MEMBER} describes: {first}); give a model.zip saved by train.py"
-                         ) from None
+    modelfile.load_state(module, state, path, PPO_FILE, what)
 
 
 # ---------------------------------------------------------------- checking sobek.json
@@ -241,21 +237,13 @@ def check_meta(meta: Any, path: str | Path) -> dict[str, Any]:
     else ValueError naming the first bad field."""
     f = Fields(path)
     f.keys(meta, "document", META_FIELDS, OPTIONAL_FIELDS)
-    game = load_game(f.choice(meta, "game", GAMES))
-    f.integer(meta, "num_players", game.min_players, game.max_players)
-    f.choice(meta, "observation_mode", game.observation_modes)
+    game = f.table(meta)
     if not isinstance(meta["reward_mode"], str) or not 0 < len(meta["reward_mode"]) <= 64:
         raise f.fail("reward_mode", f"must be the name of a reward, got {meta['reward_mode']!r}")
     features = f.choice(meta, "features", feature_sets(game))
     f.integer(meta, "timesteps", 0, 2**62)
-    if "rules" in meta:
-        rules = f.keys(meta["rules"], "rules", (), game.rules_options)
-        try:
-            game.new(meta["num_players"], seed=0, **rules)
-        except (ValueError, TypeError) as exc:
-            raise f.fail("rules", f"is not a valid set of {game.name} rules options ({exc})") from None
     size = f.integer(meta, "observation_size", 1, 2**20)
-    table = model_table(meta)
+    table = record_table(meta)
     if size != feature_size(features, table):
         raise ValueError(f"model {str(path)!r} reads vectors of shape ({size},) but its features {features!r} now give "
                          f"({feature_size(features, table)},) for {table.num_players} players; retrain the model")
@@ -294,11 +282,6 @@ def _check_policy(f: Fields, policy: Any, size: int, actions: int) -> None:
     if parameter_count(policy, size, actions) > MAX_PARAMETERS:
         raise f.fail("policy.net_arch", f"describes {parameter_count(policy, size, actions):,} parameters, more than "
                                         f"the {MAX_PARAMETERS:,} a model file may hold")
-
-
-def model_table(meta: dict[str, Any]) -> Table:
-    """The table a model (its checked metadata) was trained for."""
-    return load_game(meta["game"]).table(meta["num_players"], meta["observation_mode"], **meta.get("rules", {}))
 
 
 def parameter_count(policy: dict[str, Any], size: int, actions: int) -> int:
@@ -368,18 +351,6 @@ def load_ppo(
     the command that converts it. Torch is set to one thread: on one observation at a time, more
     threads only contend (10x slower).
     """
-    meta = read_meta(path)
-    wants = {"num_players": num_players, "observation_mode": observation_mode}
-    if table is not None:
-        wants = {"game": table.game.name, "num_players": table.num_players,
-                 "observation_mode": table.observation_mode, "rules": dict(table.rules)}
-    for key, wanted in wants.items():
-        if wanted is not None and meta.get(key, {} if key == "rules" else None) != wanted:
-            raise ValueError(f"model {str(path)!r} was trained for {key}={meta.get(key)!r} but this table has "
-                             f"{key}={wanted!r}; train a model for {key}={wanted!r} or change the table")
-    tensors, _ = read_tensors(path)
-    torch.set_num_threads(1)
-    policy = build_policy(meta)
-    load_state(policy, tensors, path)
-    policy.set_training_mode(False)
+    meta, policy = modelfile.load_network(path, PPO_FILE, check_meta, build_policy, table, "policy",
+                                          num_players=num_players, observation_mode=observation_mode)
     return PPOAgent(policy, meta, deterministic=deterministic, seed=seed)

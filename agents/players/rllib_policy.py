@@ -27,32 +27,11 @@ import numpy as np
 import torch
 from torch import nn
 
-from agents.common.files import parse_json
+from agents.players import modelfile
 from agents.players.base import PolicyAgent
-from agents.players.modelfile import (
-    LEGACY_FORMATS,
-    MAX_LAYERS,
-    MAX_META_BYTES,
-    MAX_META_DEPTH,
-    MAX_PARAMETERS,
-    MAX_TENSOR_BYTES,
-    MAX_WIDTH,
-    META_MEMBER,
-    MODEL_FORMAT,
-    POLICY_MEMBER,
-    RLLIB_FORMAT,
-    Fields,
-    FileKind,
-    check_weights,
-    load_tensors,
-    open_zip,
-    read_member,
-    write_model,
-)
+from agents.players.modelfile import MAX_LAYERS, MAX_PARAMETERS, MAX_WIDTH, RLLIB_FILE, RLLIB_FORMAT, Fields
 from sobek_env.game import Table
-from sobek_env.registry import GAMES, load_game
 
-RLLIB_FILE = FileKind("RLlib policy", "give the policy.zip that train.py --backend rllib saved", "an")
 ACTIVATIONS: dict[str, type[nn.Module]] = {"ReLU": nn.ReLU, "Tanh": nn.Tanh}
 MASKED = torch.finfo(torch.float32).min  # the logit added to an illegal action (log 0, kept finite)
 
@@ -121,8 +100,7 @@ class RLlibAgent(PolicyAgent):
     name = "rllib"
 
     def __init__(self, net: MaskedNet, meta: dict, deterministic: bool = True, seed: int | None = None) -> None:
-        table = load_game(meta["game"]).table(meta["num_players"], meta["observation_mode"], **meta.get("rules", {}))
-        super().__init__(deterministic, seed, table)
+        super().__init__(deterministic, seed, modelfile.record_table(meta))
         self.net = net
         self.meta = meta
 
@@ -143,17 +121,10 @@ def check_meta(meta: Any, path: str | Path) -> dict[str, Any]:
     naming the first bad field."""
     f = Fields(path, RLLIB_FORMAT)
     f.keys(meta, "document", META_FIELDS, OPTIONAL_FIELDS)
-    game = load_game(f.choice(meta, "game", GAMES))
-    players = f.integer(meta, "num_players", game.min_players, game.max_players)
-    f.choice(meta, "observation_mode", game.observation_modes)
+    game = f.table(meta)
+    players = meta["num_players"]
     _text(f, meta, "reward", "reward")
     f.integer(meta, "timesteps", 0, 2**62)
-    if "rules" in meta:
-        rules = f.keys(meta["rules"], "rules", (), game.rules_options)
-        try:
-            game.new(players, seed=0, **rules)
-        except (ValueError, TypeError) as exc:
-            raise f.fail("rules", f"is not a valid set of {game.name} rules options ({exc})") from None
     size = f.integer(meta, "observation_size", 1, 2**20)
     if size != game.observation_size(players):
         raise ValueError(f"model {str(path)!r} reads vectors of shape ({size},) but {game.title} now gives "
@@ -191,59 +162,21 @@ def _text(f: Fields, doc: dict, key: str, field: str) -> str:
 
 def read_meta(path: str | Path) -> dict[str, Any]:
     """The checked ``sobek.json`` record of a policy file: FileNotFoundError, or ValueError naming what is wrong
-    (a train.py MaskablePPO model is named as such, with the spec that plays it)."""
-    path = Path(path)
-    with open_zip(path, RLLIB_FILE) as archive:
-        names = set(archive.namelist())
-        if META_MEMBER not in names:
-            raise ValueError(f"{str(path)!r} is a zip but not an RLlib policy (no {META_MEMBER}); {RLLIB_FILE.hint}")
-        meta = parse_json(read_member(archive, path, META_MEMBER, MAX_META_BYTES, RLLIB_FILE),
-                          f"{str(path)!r}: {META_MEMBER}", MAX_META_BYTES, MAX_META_DEPTH)
-        declared = meta.get("format") if isinstance(meta, dict) else None
-        if declared == MODEL_FORMAT or declared in LEGACY_FORMATS:
-            raise ValueError(f"{str(path)!r} is a MaskablePPO model of train.py ({declared!r}), not an RLlib policy; "
-                             f"play it as ppo:{path}")
-        if declared != RLLIB_FORMAT:
-            raise ValueError(f"{str(path)!r} records an unknown model format in {META_MEMBER} ({declared!r}); "
-                             f"expected {RLLIB_FORMAT!r}")
-        if names != {META_MEMBER, POLICY_MEMBER}:
-            extra = sorted(names - {META_MEMBER, POLICY_MEMBER})
-            problem = f"unknown member {extra[0]!r}" if extra else f"no {POLICY_MEMBER}"
-            raise ValueError(f"{str(path)!r} is not an RLlib policy file ({problem}); a {RLLIB_FORMAT} policy "
-                             f"holds exactly {META_MEMBER} and {POLICY_MEMBER}")
-    return check_meta(meta, path)
+    (a model of another kind is named as such, with the spec that plays it)."""
+    return check_meta(modelfile.read_meta_document(path, RLLIB_FILE), path)
 
 
 def read_weights(path: str | Path) -> dict[str, torch.Tensor]:
     """The network's tensors in the policy file ``path`` (a dict of names to tensors)."""
-    path = Path(path)
-    with open_zip(path, RLLIB_FILE) as archive:
-        data = read_member(archive, path, POLICY_MEMBER, MAX_TENSOR_BYTES, RLLIB_FILE)
-    weights = load_tensors(data, path, POLICY_MEMBER, RLLIB_FILE)
-    if not isinstance(weights, dict) or not all(isinstance(k, str) and isinstance(v, torch.Tensor)
-                                                for k, v in weights.items()):
-        raise ValueError(f"{str(path)!r} is not an RLlib policy file (member {POLICY_MEMBER!r} is not a dict of "
-                         f"named tensors); {RLLIB_FILE.hint}")
-    check_weights(weights, path, POLICY_MEMBER, RLLIB_FILE)
-    return weights
+    return modelfile.read_tensors(path, kind=RLLIB_FILE)[0]
 
 
 def save_policy(path: str | Path, meta: dict[str, Any], weights: dict[str, torch.Tensor]) -> None:
     """Write a policy file (aside, then renamed over ``path``): ``meta`` is the record without its format,
     ``weights`` the tensors of the :class:`MaskedNet` it describes (refused with a ValueError if they do not fit)."""
     record = check_meta({"format": RLLIB_FORMAT, **meta}, path)
-    load_weights(build_net(record), weights, path)
-    write_model(path, record, {name: tensor.detach().cpu().contiguous() for name, tensor in weights.items()})
-
-
-def load_weights(net: MaskedNet, weights: dict[str, torch.Tensor], path: str | Path) -> None:
-    """Load tensors into ``net``, refusing missing, extra or misshapen ones with a ValueError."""
-    try:
-        net.load_state_dict(weights)
-    except (RuntimeError, ValueError, KeyError, TypeError, IndexError) as exc:
-        first = str(exc).strip().splitlines()[0]
-        raise ValueError(f"{str(path)!r} could not be loaded as an RLlib policy (its tensors do not fit the network "
-                         f"its {META_MEMBER} describes: {first}); {RLLIB_FILE.hint}") from None
+    modelfile.load_state(build_net(record), weights, path, RLLIB_FILE)
+    modelfile.write_model(path, record, {name: tensor.detach().cpu().contiguous() for name, tensor in weights.items()})
 
 
 def load_rllib(path: str | Path, deterministic: bool = True, seed: int | None = None,
@@ -254,17 +187,5 @@ def load_rllib(path: str | Path, deterministic: bool = True, seed: int | None = 
     options): a policy for another table is refused with a ValueError naming both values. Torch is set to
     one thread: on one observation at a time, more threads only contend.
     """
-    meta = read_meta(path)
-    if table is not None:
-        wants = {"game": table.game.name, "num_players": table.num_players,
-                 "observation_mode": table.observation_mode, "rules": dict(table.rules)}
-        for key, wanted in wants.items():
-            if meta.get(key, {} if key == "rules" else None) != wanted:
-                raise ValueError(f"policy {str(path)!r} was trained for {key}={meta.get(key)!r} but this table has "
-                                 f"{key}={wanted!r}; train a policy for {key}={wanted!r} or change the table")
-    weights = read_weights(path)
-    torch.set_num_threads(1)
-    net = build_net(meta)
-    load_weights(net, weights, path)
-    net.eval()
+    meta, net = modelfile.load_network(path, RLLIB_FILE, check_meta, build_net, table)
     return RLlibAgent(net, meta, deterministic=deterministic, seed=seed)

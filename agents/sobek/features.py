@@ -24,7 +24,7 @@ from sobek_env.sobek.catalogue import CURSE_WEIGHT
 from sobek_env.sobek.scoring import penalised_position
 
 from .heuristic import BEST, advise
-from .native_agents import NATIVE, _baselines
+from .native_agents import NATIVE, _baselines, native_table
 
 DEFAULT_FEATURES = "advice"
 POINTS = 10.0     # derived points and corruption are given in tens
@@ -50,7 +50,7 @@ class Advice:
 
     def __init__(self, table: Table) -> None:
         self.table = table
-        self._native = _baselines.NativeTable(table.num_players, table.rules) if NATIVE else None
+        self._native = native_table(table) if NATIVE else None
 
     def __call__(self, observation: dict, out: np.ndarray) -> None:
         if self._native is not None:

@@ -14,11 +14,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from agents.players.base import CompiledTwin
 from sobek_env.compiled import extension
 from sobek_env.game import Table
 
 from .greedy import GreedyAgent
-from .heuristic import BEST, HeuristicAgent
+from .heuristic import HeuristicAgent
 
 _baselines = extension("._baselines", __package__)
 NATIVE = _baselines is not None
@@ -30,26 +31,16 @@ def native_table(table: Table) -> Any:
     return _baselines.NativeTable(table.num_players, table.rules)
 
 
-class NativeGreedyAgent(GreedyAgent):
+class NativeGreedyAgent(CompiledTwin, GreedyAgent):
     """:class:`GreedyAgent` deciding in compiled code."""
 
-    def __init__(self, table: Table, seed: int | None = None) -> None:
-        super().__init__(table, seed)
-        self._native = _baselines.NativeTable(table.num_players, table.rules)
-
-    def act(self, observation: dict) -> int:
-        return _baselines.decide(self._native, "greedy", 0.0, observation)
+    twin, decides_as, twin_table = _baselines, "greedy", staticmethod(native_table)
 
 
-class NativeHeuristicAgent(HeuristicAgent):
+class NativeHeuristicAgent(CompiledTwin, HeuristicAgent):
     """:class:`HeuristicAgent` deciding in compiled code, at its ``tolerance``."""
 
-    def __init__(self, table: Table, tolerance: float = BEST, seed: int | None = None) -> None:
-        super().__init__(table, tolerance, seed)
-        self._native = _baselines.NativeTable(table.num_players, table.rules)
-
-    def act(self, observation: dict) -> int:
-        return _baselines.decide(self._native, "heuristic", self.tolerance, observation)
+    twin, decides_as, twin_table = _baselines, "heuristic", staticmethod(native_table)
 
 
 def playouts(table: Table, policies: Sequence[tuple[str, float]]) -> Any | None:
@@ -57,8 +48,7 @@ def playouts(table: Table, policies: Sequence[tuple[str, float]]) -> Any | None:
     tolerance)`` policy per seat (:func:`agents.search.playouts.seat_policies`); None where they were not built."""
     if _playouts is None:
         return None
-    native = _baselines.NativeTable(table.num_players, table.rules)
-    return _playouts.Playouts(native, policies, table.observation_mode == "memory")
+    return _playouts.Playouts(native_table(table), policies, table.observation_mode == "memory")
 
 
 __all__ = ["NATIVE", "NativeGreedyAgent", "NativeHeuristicAgent", "native_table", "playouts"]

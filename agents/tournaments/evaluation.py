@@ -64,7 +64,7 @@ from typing import Any, BinaryIO
 
 from agents import make
 from agents.common.arguments import non_negative_int, positive_int
-from agents.common.files import DirectoryLock, lock_for_command, write_atomic
+from agents.common.files import DirectoryLock, lock_for_command, write_atomic, write_figure
 from agents.common.workers import WorkerDied, signals_held, sigterm_as_interrupt, stopped_by
 from agents.games import tables as game_tables
 from agents.players.human import QuitGame
@@ -588,11 +588,7 @@ def plot_sweep(points: Sequence[AgentSummary], key: str, values: Sequence[str], 
     penalty.set_ylabel(cost_label, color="C3")
     bx.set_title(f"win rate and {labels[cost]} against {key}", fontsize=10)
     fig.suptitle(title, fontsize=11)
-    fig.tight_layout()
-    image = io.BytesIO()
-    fig.savefig(image, format="png", dpi=110)
-    write_atomic(path, image.getvalue())
-    plt.close(fig)
+    write_figure(fig, path, 110)
 
 
 def main(argv: list[str] | None = None) -> None:

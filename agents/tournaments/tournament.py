@@ -179,6 +179,18 @@ def seating_for(game: int, num_players: int) -> tuple[int, ...]:
     return tuple((seat - game) % num_players for seat in range(num_players))
 
 
+def turns(env: AECEnv) -> Iterator[tuple[int, dict]]:
+    """The seat to act and its observation at each decision of the game ``env`` plays from its reset; the caller
+    steps the action. The seats that are done get their ``None`` step here, as the AEC protocol asks."""
+    state = env.unwrapped.game
+    for _ in env.agent_iter():
+        observation, _, termination, truncation, _ = env.last()
+        if termination or truncation:
+            env.step(None)
+            continue
+        yield state.current_player, observation
+
+
 def agent_seed(game_seed: int, seat: int) -> int:
     """The seed of the agent at ``seat`` in the game dealt with ``game_seed``."""
     return int(np.random.SeedSequence((game_seed, seat)).generate_state(1)[0])
@@ -204,30 +216,25 @@ class GamePlayer:
         if env is None:
             env = sobek_env.env(game=self.game, num_players=num_players, observation_mode=observation_mode)
             self._envs[(num_players, observation_mode)] = env
-        players = {}
+        players = []
         for seat, position in enumerate(seating):
             agent = self._agent(specs[position], position, num_players, observation_mode)
             if hasattr(agent, "seed"):
                 agent.seed(agent_seed(seed, seat))
-            players[f"player_{seat}"] = agent
+            players.append(agent)
         env.reset(seed=seed)
         state = env.unwrapped.game
         actions: list[tuple[int, int]] = []
         values: dict[int, dict[int, float]] = {}
         decisions, seconds = [0] * num_players, [0.0] * num_players
-        for name in env.agent_iter():
-            observation, _, termination, truncation, _ = env.last()
-            if termination or truncation:
-                env.step(None)
-                continue
-            seat = state.current_player
+        for seat, observation in turns(env):
             start = time.process_time()
-            action = ask(players[name], observation, state)
+            action = ask(players[seat], observation, state)
             if observation["action_mask"].sum() > 1:
                 seconds[seat] += time.process_time() - start
                 decisions[seat] += 1
             if keep_actions:
-                means = getattr(players[name], "last_means", None)
+                means = getattr(players[seat], "last_means", None)
                 if means:
                     values[len(actions)] = {int(a): float(m) for a, m in means.items()}
                 actions.append((seat, int(action)))

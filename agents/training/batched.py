@@ -21,23 +21,24 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import torch
 from gymnasium import spaces
-from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices
+from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices
 
 from agents.games import baseline
 from agents.games import tables as game_tables
-from agents.players.base import Agent
+from agents.players.base import Agent, CompiledTwin
 from agents.players.features import Featurizer, default_features
 from agents.players.ppo import load_ppo
 from agents.players.registry import make
 from agents.training.evaluations import play_evaluation_games
 from agents.training.rewards import LEAD_REWARDS, PAIRED_MARGIN, paid_lead
+from agents.training.vecenv import SharedGamesVecEnv
 from sobek_env.compiled import extension
 from sobek_env.env import ask
 from sobek_env.errors import IllegalActionError
@@ -73,11 +74,8 @@ def native_opponent(agent: Agent) -> tuple[str, float] | None:
 
     if type(agent) is RandomAgent:
         return "random", 0.0
-    name = type(agent).__name__
-    if name == "NativeGreedyAgent":
-        return "greedy", 0.0
-    if name == "NativeHeuristicAgent":
-        return "heuristic", float(agent.tolerance)
+    if isinstance(agent, CompiledTwin):
+        return agent.decides_as, float(getattr(agent, "tolerance", 0.0))
     return None
 
 
@@ -107,9 +105,11 @@ class Snapshot:
         return (cumulative > draws[:, None]).argmax(axis=1)
 
 
-class NativeTrainingEnv(VecEnv):
+class NativeTrainingEnv(SharedGamesVecEnv):
     """``num_envs`` games of the run ``config`` against an opponent pool (the ``--pool`` entries and the
     ``snapshots``, see the module docstring); ``seed`` seeds the next reset and the snapshots' draws."""
+
+    what = "the batched training environment"
 
     def __init__(self, config: dict, num_envs: int, snapshots: Sequence[str] = (), seed: int | None = None) -> None:
         parts = _native_parts(config["game"])
@@ -305,39 +305,14 @@ class NativeTrainingEnv(VecEnv):
     def close(self) -> None:
         self._externals.clear()
 
-    def env_method(self, method_name: str, *method_args: Any, indices: VecEnvIndices = None,
-                   **method_kwargs: Any) -> list[Any]:
+    def shared_method(self, method_name: str, indices: VecEnvIndices, *args: Any, **kwargs: Any) -> list[Any]:
         indices = list(self._get_indices(indices))
-        if method_name == "action_masks" and not method_args and not method_kwargs:
-            masks = self.batch.masks
-            return [masks[i].copy() for i in indices]
         if method_name == "add_snapshot":  # one pool for every game
-            self.add_snapshot(*method_args, **method_kwargs)
+            self.add_snapshot(*args, **kwargs)
             return [None for _ in indices]
         if method_name == "evaluation_games":
-            return [self.evaluation_games(*method_args, **method_kwargs)] + [[] for _ in indices[1:]]
-        raise AttributeError(f"the batched training environment has no per-game method {method_name!r}")
-
-    def has_attr(self, attr_name: str) -> bool:
-        return attr_name == "action_masks"
-
-    def get_attr(self, attr_name: str, indices: VecEnvIndices = None) -> list[Any]:
-        value = None if attr_name == "render_mode" else getattr(self, attr_name)
-        return [value for _ in self._get_indices(indices)]
-
-    def set_attr(self, attr_name: str, value: Any, indices: VecEnvIndices = None) -> None:
-        raise AttributeError(f"the batched training environment's games share their attributes; cannot set "
-                             f"{attr_name!r}")
-
-    def env_is_wrapped(self, wrapper_class: type, indices: VecEnvIndices = None) -> list[bool]:
-        return [False for _ in self._get_indices(indices)]
-
-    def _get_indices(self, indices: VecEnvIndices) -> Iterable[int]:
-        if indices is None:
-            return range(self.num_envs)
-        if isinstance(indices, int):
-            return [indices]
-        return indices
+            return [self.evaluation_games(*args, **kwargs)] + [[] for _ in indices[1:]]
+        return super().shared_method(method_name, indices, *args, **kwargs)
 
 
 __all__ = ["NativeTrainingEnv", "Snapshot", "native_opponent", "native_possible"]

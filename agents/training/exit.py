@@ -79,8 +79,8 @@ from agents.common.arguments import (
     TrainingParser,
     layer_sizes,
 )
-from agents.common.files import DirectoryLock, lock_for_command, read_json, write_atomic
-from agents.common.workers import die_with_parent, sigterm_as_interrupt, stopped_by
+from agents.common.files import DirectoryLock, read_json, write_atomic
+from agents.common.workers import die_with_parent
 from agents.players.net import (
     PolicyValueNet,
     load_weights,
@@ -93,8 +93,8 @@ from agents.players.net import (
 )
 from agents.players.registry import make, with_option
 from agents.search.ismcts import REWARD_POINTS_SHARE
-from agents.tournaments.tournament import agent_seed, play_tournament, wilson_interval
-from agents.training.rundir import Run, RunError, now
+from agents.tournaments.tournament import agent_seed, play_tournament, turns, wilson_interval
+from agents.training.rundir import Run, RunError, ending_a_run, lock_run, now, run_options
 from agents.training.warmstart import heuristic_examples
 from sobek_env.env import ask
 from sobek_env.game import Table
@@ -231,18 +231,9 @@ def configure(argv: Sequence[str] | None) -> tuple[dict, Path, bool, DirectoryLo
     """The run's configuration, its directory, whether it resumes, and the lock held on the directory; exits
     with status 2 and one line on a bad configuration or a directory in use."""
     parser = build_parser()
-    given = vars(parser.parse_args(argv))
-    out: Path = given.pop("out")
-    resume = given.pop("resume", False)
+    given, out, resume = run_options(parser, argv, RESUMABLE)
     if resume:
-        if not (out / "config.json").is_file():
-            parser.error(f"no run to resume in {str(out)!r} (no config.json); start one without --resume")
-        refused = sorted(set(given) - set(RESUMABLE))
-        if refused:
-            options = ", ".join("--" + key.replace("_", "-") for key in refused)
-            parser.error(f"--resume continues the run with its config.json; drop {options} "
-                         "or start a new run in another --out")
-        lock = lock_for_command(parser, out, "the run")
+        lock = lock_run(parser, out)
         try:
             config = Run(out).read_config()
             if config.get("algo") != "exit":
@@ -255,8 +246,6 @@ def configure(argv: Sequence[str] | None) -> tuple[dict, Path, bool, DirectoryLo
             lock.release()
             parser.error(f"{str(out / 'config.json')!r} cannot be resumed: {exc}")
         return config, out, True, lock
-    if (out / "config.json").exists():
-        parser.error(f"{str(out)!r} already holds a run; continue it with --resume or choose another --out")
     if "players" not in given:
         parser.error("--players is required for a new run")
     config = {"algo": "exit", **DEFAULTS, **given}
@@ -266,10 +255,7 @@ def configure(argv: Sequence[str] | None) -> tuple[dict, Path, bool, DirectoryLo
         check_config(config)
     except (OSError, ValueError) as exc:
         parser.error(str(exc))
-    lock = lock_for_command(parser, out, "the run")
-    if (out / "config.json").exists():  # started while this one was checking its configuration
-        lock.release()
-        parser.error(f"{str(out)!r} already holds a run; continue it with --resume or choose another --out")
+    lock = lock_run(parser, out, new=True)
     config["command"] = "python train.py --algo exit " + shlex.join(list(argv) if argv is not None else sys.argv[1:])
     return config, out, False, lock
 
@@ -374,12 +360,7 @@ class Labeller:
         env.reset(seed=seed)
         state = env.unwrapped.game
         rows: list[tuple] = []
-        for _ in env.agent_iter():
-            observation, _, termination, truncation, _ = env.last()
-            if termination or truncation:
-                env.step(None)
-                continue
-            seat = state.current_player
+        for seat, observation in turns(env):
             agent = players[seat]
             action = ask(agent, observation, state)
             if specs[seat] == expert and observation["action_mask"].sum() > 1:
@@ -753,18 +734,8 @@ def resume_hint(out: Path) -> str:
 def main(argv: Sequence[str] | None = None) -> None:
     """The command line (see the module docstring)."""
     config, out, resume, lock = configure(argv)
-    try:
-        with sigterm_as_interrupt():
-            train(config, out, resume)
-    except RunError as exc:
-        print(f"train.py: error: {exc}", file=sys.stderr)
-        sys.exit(2)
-    except KeyboardInterrupt as exc:
-        what, status = stopped_by(exc)
-        print(f"{what}; {resume_hint(out)}", file=sys.stderr)
-        sys.exit(status)
-    finally:
-        lock.release()
+    with ending_a_run("train.py", out, lock, resume_hint):
+        train(config, out, resume)
 
 
 if __name__ == "__main__":

@@ -45,8 +45,16 @@ import numpy as np
 import torch
 
 from agents.analysis.departures import add_replay_arguments, check_seated, decisions_of, read_replays, unit_share
-from agents.common.arguments import TrainingParser, layer_sizes, non_negative_float, positive_float, positive_int
+from agents.common.arguments import (
+    TrainingParser,
+    layer_sizes,
+    non_negative_float,
+    one_line_errors,
+    positive_float,
+    positive_int,
+)
 from agents.players.features import Featurizer
+from agents.training.exit import soft_target
 from sobek_env.game import Table
 from sobek_env.replay import Replay
 
@@ -78,16 +86,6 @@ class Examples:
     def subset(self, keep: np.ndarray) -> Examples:
         return Examples(self.features[keep], self.masks[keep], self.actions[keep], self.advised[keep],
                         self.games[keep], self.targets[keep], self.values[keep])
-
-
-def soft_target(values: dict[int, float], size: int, temperature: float) -> np.ndarray:
-    """``softmax(values / temperature)`` over the valued actions, as a distribution over ``size`` actions."""
-    actions = np.fromiter(values, dtype=np.int64, count=len(values))
-    scaled = np.fromiter(values.values(), dtype=np.float64, count=len(values)) / temperature
-    weights = np.exp(scaled - scaled.max())
-    out = np.zeros(size, dtype=np.float32)
-    out[actions] = weights / weights.sum()
-    return out
 
 
 def replay_table(replays: list[tuple[Path, Replay]]) -> Table:
@@ -259,11 +257,9 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if (args.out / "model.zip").exists():
         parser.error(f"{str(args.out)!r} already holds a model.zip; choose another --out")
-    try:
+    with one_line_errors(parser):
         replays = read_replays(args.replays)
         table = replay_table(replays)
-    except (OSError, ValueError) as exc:
-        parser.error(str(exc))
     game = table.game
     config = {**DEFAULTS, **game_defaults(game.name), "game": game.name, "players": table.num_players,
               "mode": table.observation_mode}

@@ -42,18 +42,9 @@ import numpy as np
 
 from agents.common.arguments import (
     BATCHES,
-    CLIP_RANGES,
-    DISCOUNTS,
-    ENTROPY_COEFFICIENTS,
-    ENVS,
-    EPOCHS,
     EVAL_BASELINES,
-    EVAL_GAMES,
     EVAL_SEED,
-    GAE_LAMBDAS,
-    LEARNING_RATES,
-    SEEDS,
-    STEPS,
+    PPO_RANGES,
     Bounds,
     TrainingParser,
     layer_sizes,
@@ -90,11 +81,11 @@ def build_parser() -> TrainingParser:
     run.add_argument("--game", choices=GAMES, default=d["game"], help=f"the game (default {d['game']})")
     run.add_argument("--players", type=positive_int,
                      help="players per game (Sobek 2-4, Kleopatra 2-5)")
-    run.add_argument("--timesteps", type=STEPS, default=d["timesteps"], metavar="N",
+    run.add_argument("--timesteps", type=PPO_RANGES["timesteps"], default=d["timesteps"], metavar="N",
                      help=f"environment steps in all, every seat's (default {d['timesteps']:,})")
     run.add_argument("--out", type=Path, required=True, metavar="DIR", help="run directory (a new one)")
     run.add_argument("--resume", action="store_true", help="not available with this backend: a run cannot be resumed")
-    run.add_argument("--seed", type=SEEDS, metavar="N", help="seed of everything (default: drawn, "
+    run.add_argument("--seed", type=PPO_RANGES["seed"], metavar="N", help="seed of everything (default: drawn, "
                                                                          "then recorded)")
     run.add_argument("--mode", choices=OBSERVATION_MODES, default=d["mode"],
                      help=f"observation mode (default {d['mode']})")
@@ -107,29 +98,29 @@ def build_parser() -> TrainingParser:
                            f"(default {d['self_play']})")
     play.add_argument("--snapshots", type=SNAPSHOTS,
                       help=f"with --self-play league: the snapshots in the league (default {d['snapshots']})")
-    play.add_argument("--snapshot-every", type=STEPS, metavar="N",
+    play.add_argument("--snapshot-every", type=PPO_RANGES["snapshot_every"], metavar="N",
                       help=f"with --self-play league: steps between snapshots (default {d['snapshot_every']:,})")
     schedule = parser.add_argument_group("evaluation")
-    schedule.add_argument("--eval-every", type=STEPS, default=d["eval_every"], metavar="N",
+    schedule.add_argument("--eval-every", type=PPO_RANGES["eval_every"], default=d["eval_every"], metavar="N",
                           help=f"steps between evaluations (default {d['eval_every']:,})")
-    schedule.add_argument("--eval-games", type=EVAL_GAMES, default=d["eval_games"], metavar="N",
+    schedule.add_argument("--eval-games", type=PPO_RANGES["eval_games"], default=d["eval_games"], metavar="N",
                           help=f"games per baseline at each evaluation, a multiple of --players "
                                f"(default {d['eval_games']})")
     ppo = parser.add_argument_group("PPO")
     ppo.add_argument("--net", type=layer_sizes, default=d["net"],
                      help=f"hidden layers of the policy and value networks (default {','.join(map(str, d['net']))})")
-    ppo.add_argument("--lr", type=LEARNING_RATES, default=d["lr"], help=f"learning rate (default {d['lr']})")
-    ppo.add_argument("--gamma", type=DISCOUNTS, default=d["gamma"], help=f"discount (default {d['gamma']})")
-    ppo.add_argument("--gae-lambda", type=GAE_LAMBDAS, default=d["gae_lambda"],
+    ppo.add_argument("--lr", type=PPO_RANGES["lr"], default=d["lr"], help=f"learning rate (default {d['lr']})")
+    ppo.add_argument("--gamma", type=PPO_RANGES["gamma"], default=d["gamma"], help=f"discount (default {d['gamma']})")
+    ppo.add_argument("--gae-lambda", type=PPO_RANGES["gae_lambda"], default=d["gae_lambda"],
                      help=f"GAE lambda (default {d['gae_lambda']})")
-    ppo.add_argument("--clip", type=CLIP_RANGES, default=d["clip"], help=f"clip range (default {d['clip']})")
-    ppo.add_argument("--ent-coef", type=ENTROPY_COEFFICIENTS, default=d["ent_coef"],
+    ppo.add_argument("--clip", type=PPO_RANGES["clip"], default=d["clip"], help=f"clip range (default {d['clip']})")
+    ppo.add_argument("--ent-coef", type=PPO_RANGES["ent_coef"], default=d["ent_coef"],
                      help=f"entropy bonus (default {d['ent_coef']})")
-    ppo.add_argument("--batch-size", type=BATCHES, default=d["batch_size"],
+    ppo.add_argument("--batch-size", type=PPO_RANGES["batch_size"], default=d["batch_size"],
                      help=f"steps per training iteration (default {d['batch_size']})")
     ppo.add_argument("--minibatch-size", type=BATCHES, default=d["minibatch_size"],
                      help=f"minibatch size (default {d['minibatch_size']})")
-    ppo.add_argument("--epochs", type=EPOCHS, default=d["epochs"], help=f"passes over each batch "
+    ppo.add_argument("--epochs", type=PPO_RANGES["epochs"], default=d["epochs"], help=f"passes over each batch "
                                                                              f"(default {d['epochs']})")
     ray = parser.add_argument_group("Ray")
     ray.add_argument("--address", metavar="ADDR", help="the Ray cluster's address (HOST:PORT as ray start --head "
@@ -138,7 +129,7 @@ def build_parser() -> TrainingParser:
                      help=f"CPUs of the local Ray (default: the number of cores, {d['cpus']})")
     ray.add_argument("--env-runners", type=ENV_RUNNERS, default=d["env_runners"],
                      help=f"Ray actors sampling games (0: this process; default {d['env_runners']})")
-    ray.add_argument("--envs", type=ENVS, default=d["envs"],
+    ray.add_argument("--envs", type=PPO_RANGES["envs"], default=d["envs"],
                      help=f"games each sampler steps at once (default {d['envs']})")
     return parser
 

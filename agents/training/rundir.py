@@ -9,18 +9,22 @@ newest checkpoint that reads back whole, warning about any newer one that does n
 
 from __future__ import annotations
 
+import argparse
+import contextlib
 import csv
 import io
 import json
 import shutil
 import sys
 import tempfile
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from agents.common.files import read_json, write_atomic
+from agents.common.files import DirectoryLock, lock_for_command, read_json, write_atomic
+from agents.common.workers import sigterm_as_interrupt, stopped_by
 from agents.players.modelfile import ModelFile
 from agents.players.ppo import build_policy, load_ppo, load_state, read_model, save_ppo
 
@@ -183,3 +187,64 @@ class Run:
         if len(kept) < len(rows):
             self.write_evaluations(columns, kept)
         return len(rows) - len(kept)
+
+
+# ---------------------------------------------------------------- the command line of a run's directory
+
+
+def run_options(parser: argparse.ArgumentParser, argv: Sequence[str] | None,
+                resumable: Sequence[str]) -> tuple[dict[str, Any], Path, bool]:
+    """The options given on the command line (without --out and --resume), the run's directory and whether the
+    run resumes; exits with status 2 and one line if --resume finds no run there or is given options beyond the
+    ``resumable`` ones, or a new run finds one there."""
+    given = vars(parser.parse_args(argv))
+    out: Path = given.pop("out")
+    resume = given.pop("resume", False)
+    if resume:
+        if not (out / "config.json").is_file():
+            parser.error(f"no run to resume in {str(out)!r} (no config.json); start one without --resume")
+        refused = sorted(set(given) - set(resumable))
+        if refused:
+            options = ", ".join("--" + key.replace("_", "-") for key in refused)
+            parser.error(f"--resume continues the run with its config.json; drop {options} "
+                         "or start a new run in another --out")
+    else:
+        _refuse_a_run_in(parser, out)
+    return given, out, resume
+
+
+def lock_run(parser: argparse.ArgumentParser, out: Path, new: bool = False) -> DirectoryLock:
+    """The lock of --out for this run (creating it), held until it ends: a second run there is refused, and so,
+    for a ``new`` run, is one that another command started there meanwhile."""
+    lock = lock_for_command(parser, out, "the run")
+    if new:
+        try:
+            _refuse_a_run_in(parser, out)  # started while this one was checking its configuration
+        except SystemExit:
+            lock.release()
+            raise
+    return lock
+
+
+def _refuse_a_run_in(parser: argparse.ArgumentParser, out: Path) -> None:
+    if (out / "config.json").exists():
+        parser.error(f"{str(out)!r} already holds a run; continue it with --resume or choose another --out")
+
+
+@contextlib.contextmanager
+def ending_a_run(prog: str, out: Path, lock: DirectoryLock, resume_hint: Callable[[Path], str]) -> Iterator[None]:
+    """Around a run's training in ``out``: SIGTERM stops it as Ctrl-C does; a :class:`RunError` ends the command in
+    one line (``prog: error: ...``, status 2), an interrupt with what stopped it and ``resume_hint(out)``; the
+    run's ``lock`` is released however it ends."""
+    try:
+        with sigterm_as_interrupt():  # until the training handles it, then after
+            yield
+    except RunError as exc:
+        print(f"{prog}: error: {exc}", file=sys.stderr)
+        sys.exit(2)
+    except KeyboardInterrupt as exc:
+        what, status = stopped_by(exc)
+        print(f"{what}; {resume_hint(out)}", file=sys.stderr)
+        sys.exit(status)
+    finally:
+        lock.release()

@@ -89,20 +89,11 @@ from tqdm import tqdm
 
 import sobek_env
 from agents.common.arguments import (
-    BATCHES,
-    CLIP_RANGES,
-    DISCOUNTS,
-    ENTROPY_COEFFICIENTS,
-    ENVS,
-    EPOCHS,
     EVAL_BASELINES,
-    EVAL_GAMES,
     EVAL_SEED,
-    GAE_LAMBDAS,
-    LEARNING_RATES,
     MAX_ROLLOUT,
     MAX_STEPS,
-    SEEDS,
+    PPO_RANGES,
     STEPS,
     WEIGHTS,
     Bounds,
@@ -110,14 +101,12 @@ from agents.common.arguments import (
     layer_sizes,
     positive_int,
 )
-from agents.common.files import DirectoryLock, lock_for_command
+from agents.common.files import DirectoryLock
 from agents.common.workers import (
     Interrupted,
     WorkerDied,
     die_with_parent,
     how_it_ended,
-    sigterm_as_interrupt,
-    stopped_by,
 )
 from agents.games import tables
 from agents.players.features import Featurizer, default_features, feature_sets
@@ -137,7 +126,8 @@ from agents.training.rewards import (
     ROUND_MARGIN,
     paid_lead,
 )
-from agents.training.rundir import Checkpoint, Run, RunError, now
+from agents.training.rundir import Checkpoint, Run, RunError, ending_a_run, lock_run, now, run_options
+from agents.training.vecenv import SharedGamesVecEnv
 from sobek_env.env import as_action, ask
 from sobek_env.game import OBSERVATION_MODES, Table
 from sobek_env.registry import GAMES, load_game
@@ -164,13 +154,11 @@ DEFAULTS = {
 
 # the numbers each option (and config.json field) accepts, checked before anything is written
 RANGES: dict[str, Bounds] = {
-    "timesteps": STEPS, "seed": SEEDS, "envs": ENVS,
+    **PPO_RANGES,
     "advice_prior": Bounds(float, 0, 100),  # a logit 100 ahead leaves the others less than float32's smallest normal
-    "critic_warmup": Bounds(int, 0, MAX_STEPS), "self_play_weight": WEIGHTS, "snapshot_every": STEPS,
+    "critic_warmup": Bounds(int, 0, MAX_STEPS), "self_play_weight": WEIGHTS,
     "snapshots": Bounds(int, 1, 100),  # each a network held in every environment worker
-    "eval_every": STEPS, "eval_games": EVAL_GAMES, "eval_seed": SEEDS, "checkpoint_every": STEPS,
-    "lr": LEARNING_RATES, "n_steps": Bounds(int, 1, MAX_ROLLOUT), "batch_size": BATCHES, "epochs": EPOCHS,
-    "gamma": DISCOUNTS, "gae_lambda": GAE_LAMBDAS, "clip": CLIP_RANGES, "ent_coef": ENTROPY_COEFFICIENTS,
+    "checkpoint_every": STEPS, "n_steps": Bounds(int, 1, MAX_ROLLOUT),
 }
 
 def game_defaults(game: str) -> dict[str, Any]:
@@ -273,20 +261,14 @@ def configure_run(argv: Sequence[str] | None) -> tuple[dict, Path, bool, Directo
     """The run's configuration, its directory, whether it resumes, and the lock held on the directory for the
     run; exits with status 2 on a bad configuration or a directory in use."""
     parser = build_parser()
-    given = vars(parser.parse_args(argv))
-    out: Path = given.pop("out")
-    resume = given.pop("resume", False)
+    given, out, resume = run_options(parser, argv, RESUMABLE)
     if resume:
-        if not (out / "config.json").is_file():
-            parser.error(f"no run to resume in {str(out)!r} (no config.json); start one without --resume")
         lock = lock_run(parser, out)
         try:
             return _resumed_config(parser, out, given), out, True, lock
         except SystemExit:
             lock.release()
             raise
-    if (out / "config.json").exists():
-        parser.error(f"{str(out)!r} already holds a run; continue it with --resume or choose another --out")
     config = {**DEFAULTS, **game_defaults(given.get("game", DEFAULTS["game"])), **given}
     game = load_game(config["game"])
     if "players" not in given:
@@ -300,20 +282,11 @@ def configure_run(argv: Sequence[str] | None) -> tuple[dict, Path, bool, Directo
     config["timesteps"] = config["timesteps"] or budgets.get(config["players"], FALLBACK_TIMESTEPS)
     config["seed"] = config["seed"] if config["seed"] is not None else int(np.random.SeedSequence().entropy % 2**32)
     check_config(parser, config)
-    lock = lock_run(parser, out)
-    if (out / "config.json").exists():  # started while this one was checking its configuration
-        lock.release()
-        parser.error(f"{str(out)!r} already holds a run; continue it with --resume or choose another --out")
-    return config, out, False, lock
+    return config, out, False, lock_run(parser, out, new=True)
 
 
 def _resumed_config(parser: TrainingParser, out: Path, given: dict) -> dict:
     config = read_config(parser, out)
-    refused = sorted(set(given) - set(RESUMABLE))
-    if refused:
-        options = ", ".join("--" + key.replace("_", "-") for key in refused)
-        parser.error(f"--resume continues the run with its config.json; drop {options} "
-                     "or start a new run in another --out")
     if given.get("timesteps", config["timesteps"]) < config["timesteps"]:
         parser.error(f"--timesteps {given['timesteps']} is below the run's {config['timesteps']}; "
                      "give at least that")
@@ -323,11 +296,6 @@ def _resumed_config(parser: TrainingParser, out: Path, given: dict) -> dict:
     except ValueError as exc:
         parser.error(str(exc))
     return config
-
-
-def lock_run(parser: argparse.ArgumentParser, out: Path) -> DirectoryLock:
-    """The lock of --out for this run (creating it), held until it ends: a second run there is refused."""
-    return lock_for_command(parser, out, "the run")
 
 
 def read_config(parser: TrainingParser, out: Path) -> dict:
@@ -734,10 +702,12 @@ def serve_games(remote: Any, parent_remote: Any, trainer: int, build: Any, games
         return
 
 
-class GameWorkers(WorkerVecEnv):
+class GameWorkers(SharedGamesVecEnv, WorkerVecEnv):
     """The run's games shared among worker processes (one per core at most), each stepping its share in one
     call (natively where it can: :func:`games_factory`); as a ``VecEnv`` of all the games. A worker that dies
     raises :class:`WorkerDied` as :class:`WorkerVecEnv` does."""
+
+    what = "the environment workers"
 
     def __init__(self, build: Callable[[int], VecEnv], num_envs: int, workers: int, start_method: str | None) -> None:
         shares = [len(range(w, num_envs, workers)) for w in range(workers)]
@@ -802,9 +772,10 @@ class GameWorkers(WorkerVecEnv):
             results[w::k] = answer
         return results
 
-    def env_method(self, method_name: str, *args: Any, indices: Any = None, **kwargs: Any) -> list[Any]:
-        if method_name == "action_masks" and not args and not kwargs:
-            return [self.masks[i] for i in self._get_indices(indices)]
+    def action_masks(self) -> np.ndarray:
+        return self.masks
+
+    def shared_method(self, method_name: str, indices: VecEnvIndices, *args: Any, **kwargs: Any) -> list[Any]:
         if method_name == "add_snapshot" and indices is None and not kwargs:
             with self._alive():
                 for remote in self.remotes:
@@ -812,21 +783,10 @@ class GameWorkers(WorkerVecEnv):
                 for remote in self.remotes:
                     remote.recv()
             return [None] * self.num_envs
-        raise AttributeError(f"the environment workers have no per-game method {method_name!r}")
+        return super().shared_method(method_name, indices, *args, **kwargs)
 
-    def has_attr(self, attr_name: str) -> bool:
-        return attr_name == "action_masks"
-
-    def get_attr(self, attr_name: str, indices: Any = None) -> list[Any]:
-        if attr_name == "render_mode":
-            return [None for _ in self._get_indices(indices)]
+    def shared_attribute(self, attr_name: str) -> Any:
         raise AttributeError(f"the environment workers do not share the attribute {attr_name!r}")
-
-    def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:
-        raise AttributeError(f"the environment workers' games cannot be given {attr_name!r}")
-
-    def env_is_wrapped(self, wrapper_class: type, indices: Any = None) -> list[bool]:
-        return [False for _ in self._get_indices(indices)]
 
 
 def make_vec_env(config: dict, snapshots: Sequence[str]) -> VecEnv:
@@ -1180,27 +1140,20 @@ def main(argv: Sequence[str] | None = None) -> None:
         train_with_rllib(argv)
         return
     config, out, resume, lock = configure_run(argv)
-    try:
-        with sigterm_as_interrupt():  # until the training handles it, then after
+    with ending_a_run("sobek-env train", out, lock, resume_hint):
+        try:
             train(config, out, resume)
-    except RunError as exc:
-        print(f"sobek-env train: error: {exc}", file=sys.stderr)
-        sys.exit(2)
-    except WorkerDied as exc:
-        print(f"sobek-env train: error: {exc}; {resume_hint(out)}", file=sys.stderr)
-        sys.exit(1)
-    except KeyboardInterrupt as exc:
-        what, status = stopped_by(exc)
-        print(f"{what}; {resume_hint(out)}", file=sys.stderr)
-        sys.exit(status)
-    except OSError as exc:
-        if exc.errno != errno.ENOSPC:
-            raise
-        where = f": {exc.filename!r}" if exc.filename else ""  # files are written aside: the last checkpoint is whole
-        print(f"sobek-env train: error: {exc.strerror}{where}; free some space: {resume_hint(out)}", file=sys.stderr)
-        sys.exit(1)
-    finally:
-        lock.release()
+        except WorkerDied as exc:
+            print(f"sobek-env train: error: {exc}; {resume_hint(out)}", file=sys.stderr)
+            sys.exit(1)
+        except OSError as exc:
+            if exc.errno != errno.ENOSPC:
+                raise
+            # files are written aside: the last checkpoint is whole
+            where = f": {exc.filename!r}" if exc.filename else ""
+            print(f"sobek-env train: error: {exc.strerror}{where}; free some space: {resume_hint(out)}",
+                  file=sys.stderr)
+            sys.exit(1)
 
 
 if __name__ == "__main__":

@@ -31,18 +31,19 @@ LABELS = {
 def _model_tables(folder: Path) -> tuple[tuple[str, str, str, int, str], ...]:
     """(spec, file name, game, players, mode) of each model in ``folder`` whose metadata reads (torch needed)."""
     try:
-        from agents.players.modelfile import RLLIB_FORMAT, read_meta_document
+        from agents.players.modelfile import FORMAT_KINDS, read_meta_document
     except ImportError:  # the agents extra is not installed: no model can be played anyway
         return ()
     found = []
     for path in sorted(folder.glob("*.zip")):
-        try:
-            meta = read_meta_document(path)
-        except (ValueError, OSError):
-            continue
-        kind = "rllib" if meta.get("format") == RLLIB_FORMAT else "ppo"
-        found.append((f"{kind}:{path}", path.name, meta.get("game"), meta.get("num_players"),
-                      meta.get("observation_mode")))
+        for kind in dict.fromkeys(FORMAT_KINDS.values()):  # each reader refuses the other kinds' files
+            try:
+                meta = read_meta_document(path, kind)
+            except (ValueError, OSError):
+                continue
+            found.append((f"{kind.spec}:{path}", path.name, meta.get("game"), meta.get("num_players"),
+                          meta.get("observation_mode")))
+            break
     return tuple(found)
 
 
