@@ -18,11 +18,10 @@ from sobek_env.sobek.observation import observation_layout, observation_size
 from cpython.buffer cimport PyBUF_C_CONTIGUOUS, PyBUF_FORMAT, PyBUF_WRITABLE, PyBuffer_Release, PyObject_GetBuffer
 from libc.stdint cimport uint8_t
 
-AGENTS = {"greedy": GREEDY, "heuristic": HEURISTIC}
 assert KINDS == NUM_KINDS and NUM_ACTIONS == _NUM_ACTIONS
+ENTRIES = "a number from 0 to 100"  # decode.py's bounds
 
-_FLOAT32 = np.dtype(np.float32)
-_UINT8 = np.dtype(np.uint8)
+include "../search/native/decide.pxi"
 
 
 cdef class NativeTable:
@@ -39,12 +38,7 @@ cdef class NativeTable:
             kind_goods[k], kind_scarabs[k], catalogue[k] = r.kind_goods[k], r.kind_scarabs[k], r.catalogue[k]
         if not make_table(self.table, num_players, kind_goods, kind_scarabs, catalogue):
             raise ValueError(f"the native baselines cannot seat {num_players} players with rules {options}")
-        layout = observation_layout(num_players)
-        if self.table.at.size != observation_size(num_players) or layout["last_horizontal"].stop != self.table.at.size:
-            raise RuntimeError("agents/sobek/native/baselines.cpp's observation layout differs from "
-                               "sobek_env.sobek.observation's; update make_table")
-        self.num_players = num_players
-        self.size = self.table.at.size
+        _seated(self, num_players, "sobek")
         self.rules = options
 
     def __reduce__(self):
@@ -84,11 +78,7 @@ def decide(NativeTable table, str agent, double tolerance, observation) -> int:
         PyBuffer_Release(&x)
     if action >= 0:
         return action
-    if action == BAD_ENTRY:
-        raise ValueError(f"observation entry {bad} is {vector[bad]}: every entry must be a number from 0 to 100")
-    if action == NO_LEGAL_ACTION:
-        raise ValueError("the action mask has no legal action: there is nothing to decide")
-    raise ValueError(f"the native baseline refused the table or agent (code {action})")
+    _refuse(action, bad, vector, "decide")
 
 
 def advise(NativeTable table, double tolerance, observation, out) -> int:
@@ -125,11 +115,7 @@ def advise(NativeTable table, double tolerance, observation, out) -> int:
         PyBuffer_Release(&x)
     if action >= 0:
         return action
-    if action == BAD_ENTRY:
-        raise ValueError(f"observation entry {bad} is {vector[bad]}: every entry must be a number from 0 to 100")
-    if action == NO_LEGAL_ACTION:
-        raise ValueError("the action mask has no legal action: there is nothing to advise")
-    raise ValueError(f"the native heuristic refused the table (code {action})")
+    _refuse(action, bad, vector, "advise on")
 
 
 cdef bint _float32_vector(object vector, Py_buffer* x, Py_ssize_t size):
@@ -156,17 +142,6 @@ cdef bint _flags(object mask, Py_buffer* m):
     return False
 
 
-cdef int _refuse_vector(object vector, NativeTable table) except -1:
-    """The ValueError that says what is wrong with an observation vector the C++ cannot read."""
-    if not isinstance(vector, np.ndarray) or vector.dtype != _FLOAT32 or vector.ndim != 1:
-        raise ValueError(f"the observation vector must be a 1-D float32 numpy array, got "
-                         f"{type(vector).__name__} of {getattr(vector, 'dtype', '?')}")
-    if vector.shape[0] != table.size:
-        raise ValueError(f"the observation vector has {vector.shape[0]} entries; a {table.num_players}-player "
-                         f"table's has {table.size}")
-    raise ValueError("the observation vector is not contiguous; pass np.ascontiguousarray(vector)")
-
-
 def derived(NativeTable table, observation) -> dict:
     """The numbers the native decoder derives rather than reads (``unseen``, ``coming``, ``coming_scarabs``,
     ``coming_amulets``, ``coming_total``, ``pile_size``), named as :class:`sobek_env.sobek.decode.View`'s
@@ -178,7 +153,7 @@ def derived(NativeTable table, observation) -> dict:
     if x.shape[0] != table.size or m.shape[0] != NUM_ACTIONS:
         raise ValueError(f"a {table.num_players}-player observation has {table.size} entries and {NUM_ACTIONS} flags")
     if native_decode(table.table, &x[0], &m[0], view, &bad):
-        raise ValueError(f"observation entry {bad} is {x[bad]}: every entry must be a number from 0 to 100")
+        raise ValueError(f"observation entry {bad} is {x[bad]}: every entry must be {ENTRIES}")
     return {
         "unseen": [view.unseen[k] for k in range(KINDS)],
         "coming": [view.coming[g] for g in range(6)],
