@@ -1,18 +1,17 @@
 # What every game's _native.pyx binds alike around its NativeState, included after its cimports and C++
 # declarations (PyRandom, NUM_ACTIONS) with ACTION_NAMES, IllegalActionError and Integral imported: the checks and
 # messages of the public protocol (actions, seats, seeds) as the Python engines word them, the legal ids as a
-# list, and random.Random's state read into the C++ generator and back.
+# list, and (generator.pxi) random.Random's state read into the C++ generator and back.
 
 import random
 
 from cpython.list cimport PyList_New, PyList_SET_ITEM
-from cpython.long cimport PyLong_AsLongAndOverflow, PyLong_AsUnsignedLong, PyLong_FromUnsignedLong
+from cpython.long cimport PyLong_AsLongAndOverflow
 from cpython.ref cimport Py_INCREF
-from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_New, PyTuple_SET_ITEM
-from libc.stdint cimport uint32_t
+
+include "generator.pxi"
 
 cdef tuple ACTION_IDS = tuple(range(NUM_ACTIONS))  # the ids legal_actions hands out, made once
-cdef int MT_WORDS = 624  # random.Random's Mersenne Twister: 624 words, then the index
 
 
 cdef list _id_list(const int* ids, int count):
@@ -77,36 +76,3 @@ cdef object _new_seed(object seed):
     if seed < 0:
         raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
     return seed
-
-
-cdef int _load_generator(PyRandom* out, object state) except -1:
-    """random.Random.getstate()'s ``state`` into ``out``; ValueError for another kind of state."""
-    cdef uint32_t words[624]
-    cdef unsigned long word
-    cdef tuple internal
-    cdef Py_ssize_t i
-    version, internal, _ = state
-    if version != 3 or len(internal) != MT_WORDS + 1 or not 0 <= internal[MT_WORDS] <= MT_WORDS:
-        raise ValueError("the generator's state is not random.Random's (version 3, 624 words and an index "
-                         "from 0 to 624)")
-    for i in range(MT_WORDS):  # the tuple read directly: a resample reads one at every determinization
-        word = PyLong_AsUnsignedLong(<object>PyTuple_GET_ITEM(internal, i))
-        if word >> 32:
-            raise ValueError("the generator's state holds a word outside 32 bits")
-        words[i] = <uint32_t>word
-    out.set_state(words, internal[MT_WORDS])
-    return 0
-
-
-cdef tuple _generator_state(PyRandom* generator, object gauss):
-    """``generator``'s state as random.Random.getstate() gives it, with ``gauss`` (its spare normal draw)."""
-    cdef uint32_t words[624]
-    cdef int index
-    cdef Py_ssize_t i
-    generator.get_state(words, &index)
-    internal = PyTuple_New(MT_WORDS + 1)
-    for i in range(MT_WORDS + 1):
-        value = PyLong_FromUnsignedLong(words[i]) if i < MT_WORDS else index
-        Py_INCREF(value)  # PyTuple_SET_ITEM takes the reference over
-        PyTuple_SET_ITEM(internal, i, value)
-    return 3, internal, gauss

@@ -12,11 +12,10 @@
 
 import random
 
-from cpython.long cimport PyLong_AsUnsignedLong, PyLong_FromUnsignedLong
-from cpython.ref cimport Py_INCREF
-from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_New, PyTuple_SET_ITEM
-from libc.stdint cimport uint8_t, uint32_t, uint64_t
+from libc.stdint cimport uint8_t, uint64_t
 from libcpp.vector cimport vector
+
+include "../../../sobek_env/native/generator.pxi"
 
 cdef extern from "agents/search/native/playout.hpp" namespace "sobek_native" nogil:
     cdef struct SeatPolicy:
@@ -176,9 +175,6 @@ cdef object _check(object rng):
 cdef object _load(object rng, PyRandom* out):
     """``rng`` into ``out``: a seed (0 to 2**64 - 1) seeds it as random.Random(seed) does (the answer is _SEED),
     a random.Random's state is copied (the answer is its gauss_next, for :func:`_store`)."""
-    cdef uint32_t words[624]
-    cdef tuple internal
-    cdef Py_ssize_t i
     if isinstance(rng, int) and not isinstance(rng, bool):
         if not 0 <= rng < 2 ** 64:
             raise ValueError(f"a playout seed must be from 0 to 2**64 - 1, got {rng}")
@@ -186,25 +182,12 @@ cdef object _load(object rng, PyRandom* out):
         return _SEED
     if not isinstance(rng, random.Random):
         raise ValueError(f"rng must be a random.Random or a seed (an int), got {type(rng).__name__}")
-    version, internal, gauss = rng.getstate()
-    if version != 3 or len(internal) != 625 or not 0 <= internal[624] <= 624:
-        raise ValueError("the generator's state is not random.Random's (version 3, 624 words and an index)")
-    for i in range(624):  # the tuple read directly: this runs at every rollout of a tree
-        words[i] = PyLong_AsUnsignedLong(<object>PyTuple_GET_ITEM(internal, i))
-    out.set_state(words, internal[624])
-    return gauss
+    state = rng.getstate()
+    _load_generator(out, state)
+    return state[2]
 
 
 cdef int _store(PyRandom* generator, object rng, object gauss) except -1:
     """``generator``'s state back into the random.Random ``rng``."""
-    cdef uint32_t words[624]
-    cdef int index
-    cdef Py_ssize_t i
-    generator.get_state(words, &index)
-    internal = PyTuple_New(625)
-    for i in range(625):
-        value = PyLong_FromUnsignedLong(words[i]) if i < 624 else index
-        Py_INCREF(value)  # PyTuple_SET_ITEM takes the reference over
-        PyTuple_SET_ITEM(internal, i, value)
-    rng.setstate((3, internal, gauss))
+    rng.setstate(_generator_state(generator, gauss))
     return 0
