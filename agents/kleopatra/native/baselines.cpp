@@ -940,6 +940,18 @@ int fill_layout(Layout& at, int n) {
     return pos;
 }
 
+// What decide and advise refuse, in this order: a table out of range, an unknown agent or a tolerance outside
+// [0, 1], a mask with no legal action, an observation entry out of range; else 0, with ``view`` read.
+int read_input(const Table& table, bool known_agent, double tolerance, const float* obs, const uint8_t* mask,
+               View& view, int* bad_entry) {
+    if (table.n < MIN_PLAYERS || table.n > MAX_PLAYERS) return BAD_TABLE;
+    if (!known_agent || !(tolerance >= 0.0 && tolerance <= 1.0)) return BAD_AGENT;
+    bool any = false;
+    for (int a = 0; a < NUM_ACTIONS && !any; a++) any = mask[a] != 0;
+    if (!any) return NO_LEGAL_ACTION;
+    return read_view(table, obs, view, bad_entry);
+}
+
 }  // namespace
 
 bool make_table(Table& table, int num_players, bool memory, int hand_limit, int max_turns, const int* trompe_ok,
@@ -981,13 +993,9 @@ bool make_table(Table& table, int num_players, bool memory, int hand_limit, int 
 
 int decide(const Table& table, int agent, double tolerance, const float* obs, const uint8_t* mask,
            int* bad_entry) noexcept {
-    if (table.n < MIN_PLAYERS || table.n > MAX_PLAYERS) return BAD_TABLE;
-    if ((agent != GREEDY && agent != HEURISTIC) || !(tolerance >= 0.0 && tolerance <= 1.0)) return BAD_AGENT;
-    bool any = false;
-    for (int a = 0; a < NUM_ACTIONS && !any; a++) any = mask[a] != 0;
-    if (!any) return NO_LEGAL_ACTION;
     View view;
-    const int refused = read_view(table, obs, view, bad_entry);
+    const int refused = read_input(table, agent == GREEDY || agent == HEURISTIC, tolerance, obs, mask, view,
+                                   bad_entry);
     if (refused) return refused;
     try {
         Ctx ctx(table, view, mask, tolerance);
@@ -1000,13 +1008,8 @@ int decide(const Table& table, int agent, double tolerance, const float* obs, co
 
 int advise(const Table& table, double tolerance, const float* obs, const uint8_t* mask, float* out,
            int* bad_entry) noexcept {
-    if (table.n < MIN_PLAYERS || table.n > MAX_PLAYERS) return BAD_TABLE;
-    if (!(tolerance >= 0.0 && tolerance <= 1.0)) return BAD_AGENT;
-    bool any = false;
-    for (int a = 0; a < NUM_ACTIONS && !any; a++) any = mask[a] != 0;
-    if (!any) return NO_LEGAL_ACTION;
     View view;
-    const int refused = read_view(table, obs, view, bad_entry);
+    const int refused = read_input(table, true, tolerance, obs, mask, view, bad_entry);
     if (refused) return refused;
     try {
         Ctx ctx(table, view, mask, tolerance);
