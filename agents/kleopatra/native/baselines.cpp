@@ -451,6 +451,19 @@ struct Ctx {
             if (mask[a]) return a;
         return 0;
     }
+    // Of the ids first .. first + count - 1, the offset of the legal one with the highest worth(offset), the
+    // lowest on a tie (Python's max over them in order); -1 if none is legal. worth is asked of legal ones only.
+    template <class Worth>
+    int best_legal(int first, int count, Worth worth) {
+        int best = -1;
+        double best_worth = 0.0;
+        for (int i = 0; i < count; i++) {
+            if (!legal(first + i)) continue;
+            const double w = worth(i);
+            if (best < 0 || w > best_worth) best = i, best_worth = w;
+        }
+        return best;
+    }
 
     // common.wall_slot_score
     double wall_slot_score(int slot, int walls, int gate) const {
@@ -808,13 +821,7 @@ struct Ctx {
                 && plan.talents - 3 * plan.merchants > 0)
                 return A::QUARRY;
         }
-        int best = -1;
-        double best_worth = 0.0;
-        for (int s = 0; s < STALLS; s++) {
-            if (!legal(A::MARKET + s)) continue;
-            const double worth = stall_worth(s);
-            if (best < 0 || worth > best_worth) best = s, best_worth = worth;
-        }
+        const int best = best_legal(A::MARKET, STALLS, [this](int s) { return stall_worth(s); });
         return best >= 0 ? A::MARKET + best : first_legal();
     }
 
@@ -849,14 +856,7 @@ struct Ctx {
     }
 
     int most_worth_card() {  // max(kinds, key=(card_worth, -k)) over the legal cards; -1: none
-        int best = -1;
-        double best_worth = 0.0;
-        for (int k = 0; k < NUM_KINDS; k++) {
-            if (!legal(A::CARD + k)) continue;
-            const double worth = card_worth(k);
-            if (best < 0 || worth > best_worth) best = k, best_worth = worth;
-        }
-        return best;
+        return best_legal(A::CARD, NUM_KINDS, [this](int k) { return card_worth(k); });
     }
 
     int greedy_envoy_resource() {
