@@ -55,26 +55,12 @@ def decide(NativeTable table, str agent, double tolerance, observation) -> int:
     which = AGENTS[agent]
     if not 0.0 <= tolerance <= 1.0:
         raise ValueError(f"tolerance must be from 0 to 1, got {tolerance}")
+    vector = _hold(table, observation, &x, &m)
     try:
-        vector, mask = observation["observation"], observation["action_mask"]
-    except (KeyError, TypeError):
-        raise ValueError("the observation must be a dict with 'observation' and 'action_mask'") from None
-    # the buffers directly (no typed memoryview): a good part of a call's time is spent before the C++ runs
-    if not _float32_vector(vector, &x, table.size):
-        _refuse_vector(vector, table)
-    try:
-        if not _flags(mask, &m):
-            mask = np.ascontiguousarray(np.asarray(mask) != 0)
-            _flags(mask, &m)
-        if m.len != NUM_ACTIONS:
-            raise ValueError(f"the action mask must have {NUM_ACTIONS} entries, got shape {np.shape(mask)}")
-        try:
-            with nogil:
-                action = native_decide(table.table, which, tolerance, <const float*>x.buf, <const uint8_t*>m.buf,
-                                       &bad)
-        finally:
-            PyBuffer_Release(&m)
+        with nogil:
+            action = native_decide(table.table, which, tolerance, <const float*>x.buf, <const uint8_t*>m.buf, &bad)
     finally:
+        PyBuffer_Release(&m)
         PyBuffer_Release(&x)
     if action >= 0:
         return action
@@ -89,33 +75,47 @@ def advise(NativeTable table, double tolerance, observation, out) -> int:
     cdef Py_buffer x, m, o
     if not 0.0 <= tolerance <= 1.0:
         raise ValueError(f"tolerance must be from 0 to 1, got {tolerance}")
-    vector, mask = observation["observation"], observation["action_mask"]
-    if not _float32_vector(vector, &x, table.size):
-        _refuse_vector(vector, table)
+    vector = _hold(table, observation, &x, &m)
     try:
-        if not _flags(mask, &m):
-            mask = np.ascontiguousarray(np.asarray(mask) != 0)
-            _flags(mask, &m)
+        PyObject_GetBuffer(out, &o, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE)
         try:
-            if m.len != NUM_ACTIONS:
-                raise ValueError(f"the action mask must have {NUM_ACTIONS} entries, got shape {np.shape(mask)}")
-            PyObject_GetBuffer(out, &o, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE)
-            try:
-                if o.itemsize != 4 or o.format[0] != b"f" or o.len != 4 * (2 * NUM_ACTIONS + table.num_players + 4):
-                    raise ValueError(f"the advice goes into a float32 vector of {2 * NUM_ACTIONS + table.num_players + 4}"
-                                     f" entries at {table.num_players} players")
-                with nogil:
-                    action = native_advise(table.table, tolerance, <const float*>x.buf, <const uint8_t*>m.buf,
-                                           <float*>o.buf, &bad)
-            finally:
-                PyBuffer_Release(&o)
+            if o.itemsize != 4 or o.format[0] != b"f" or o.len != 4 * (2 * NUM_ACTIONS + table.num_players + 4):
+                raise ValueError(f"the advice goes into a float32 vector of {2 * NUM_ACTIONS + table.num_players + 4}"
+                                 f" entries at {table.num_players} players")
+            with nogil:
+                action = native_advise(table.table, tolerance, <const float*>x.buf, <const uint8_t*>m.buf,
+                                       <float*>o.buf, &bad)
         finally:
-            PyBuffer_Release(&m)
+            PyBuffer_Release(&o)
     finally:
+        PyBuffer_Release(&m)
         PyBuffer_Release(&x)
     if action >= 0:
         return action
     _refuse(action, bad, vector, "advise on")
+
+
+cdef object _hold(NativeTable table, object observation, Py_buffer* x, Py_buffer* m):
+    """Hold the observation dict's vector in ``x`` and its mask in ``m`` as the C++ reads them (the caller releases
+    both), or hold neither and raise ValueError saying what is wrong; answers the vector. The buffers are taken
+    directly (no typed memoryview): a good part of a call's time is spent before the C++ runs."""
+    try:
+        vector, mask = observation["observation"], observation["action_mask"]
+    except (KeyError, TypeError, IndexError):
+        raise ValueError("the observation must be a dict with 'observation' and 'action_mask'") from None
+    if not _float32_vector(vector, x, table.size):
+        _refuse_vector(vector, table)
+    try:
+        if not _flags(mask, m):
+            mask = np.ascontiguousarray(np.asarray(mask) != 0)
+            _flags(mask, m)
+        if m.len != NUM_ACTIONS:
+            PyBuffer_Release(m)
+            raise ValueError(f"the action mask must have {NUM_ACTIONS} entries, got shape {np.shape(mask)}")
+    except BaseException:
+        PyBuffer_Release(x)
+        raise
+    return vector
 
 
 cdef bint _float32_vector(object vector, Py_buffer* x, Py_ssize_t size):
