@@ -85,9 +85,7 @@ def decide(NativeTable table, str agent, double tolerance, observation) -> int:
     m = mask.view(_UINT8)
     with nogil:
         action = native_decide(table.table, which, tolerance, &x[0], &m[0], &bad)
-    if action >= 0:
-        return action
-    _refuse(action, bad, vector, "decide")
+    return _answer(action, bad, vector, "decide")
 
 
 def advise(NativeTable table, double tolerance, observation, out) -> int:
@@ -109,9 +107,7 @@ def advise(NativeTable table, double tolerance, observation, out) -> int:
     x, m, o = vector, mask.view(_UINT8), out
     with nogil:
         action = native_advise(table.table, tolerance, &x[0], &m[0], &o[0], &bad)
-    if action >= 0:
-        return action
-    _refuse(action, bad, vector, "advise on")
+    return _answer(action, bad, vector, "advise on")
 
 
 cdef tuple _checked(NativeTable table, object observation):

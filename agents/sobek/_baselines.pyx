@@ -62,9 +62,7 @@ def decide(NativeTable table, str agent, double tolerance, observation) -> int:
     finally:
         PyBuffer_Release(&m)
         PyBuffer_Release(&x)
-    if action >= 0:
-        return action
-    _refuse(action, bad, vector, "decide")
+    return _answer(action, bad, vector, "decide")
 
 
 def advise(NativeTable table, double tolerance, observation, out) -> int:
@@ -90,9 +88,7 @@ def advise(NativeTable table, double tolerance, observation, out) -> int:
     finally:
         PyBuffer_Release(&m)
         PyBuffer_Release(&x)
-    if action >= 0:
-        return action
-    _refuse(action, bad, vector, "advise on")
+    return _answer(action, bad, vector, "advise on")
 
 
 cdef object _hold(NativeTable table, object observation, Py_buffer* x, Py_buffer* m):

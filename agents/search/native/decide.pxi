@@ -43,8 +43,11 @@ cdef int _refuse_vector(object vector, NativeTable table) except -1:
     raise ValueError("the observation vector is not contiguous; pass np.ascontiguousarray(vector)")
 
 
-cdef int _refuse(int code, int bad, object vector, str what) except -1:
-    """The ValueError for the C++'s refusal ``code`` of a call to ``what`` (decide, advise on)."""
+cdef int _answer(int code, int bad, object vector, str what) except -1:
+    """The C++'s answer ``code`` to a call to ``what`` (decide, advise on) if it is an action id, else the
+    ValueError for its refusal."""
+    if code >= 0:
+        return code
     if code == BAD_ENTRY:
         raise ValueError(f"observation entry {bad} is {vector[bad]}: every entry must be {ENTRIES}")
     if code == NO_LEGAL_ACTION:
