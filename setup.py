@@ -3,7 +3,8 @@
 - the observation encoders and decoders (``sobek_env/<game>/_observe.pyx``);
 - each game's native engine (``sobek_env/<game>/_native.pyx`` over the C++ in ``sobek_env/<game>/native/``,
   with the generator both share in ``sobek_env/native/``);
-- each game's native baselines (``agents/<game>/_baselines.pyx`` over ``agents/<game>/native/``) and the
+- each game's native baselines (``agents/<game>/_baselines.pyx`` over ``agents/<game>/native/``, what every
+  game's decide shares in ``agents/search/native/decide.*``) and the
   Sobek heuristic's hand valuation (``agents/sobek/_points.pyx``);
 - each game's whole playouts (``agents/<game>/_playouts.pyx``: the engine and the baselines in one loop, the
   loop shared in ``agents/search/native/``).
@@ -22,7 +23,7 @@ from setuptools import Extension, setup
 GAMES = ("sobek", "kleopatra")
 # no fused multiply-adds where the source has none: the native twins round as the Python references do
 CXX_FLAGS = ["-O2", "-std=c++17", "-ffp-contract=off"]
-SHARED_HEADERS = sorted(str(p) for p in Path("sobek_env/native").glob("*.hpp"))
+SHARED_HEADERS = sorted(str(p) for p in Path("sobek_env/native").glob("*") if p.suffix in (".hpp", ".pxi"))
 
 
 def cxx(name: str, sources: list[str], native: str, extra: tuple[str, ...] = ()) -> Extension:
@@ -44,13 +45,13 @@ else:
         + [cxx(f"sobek_env.{game}._native", [f"sobek_env/{game}/_native.pyx"], f"sobek_env/{game}/native")
            for game in GAMES]
         + [cxx(f"agents.{game}._baselines", [f"agents/{game}/_baselines.pyx", f"agents/{game}/native/baselines.cpp"],
-               f"agents/{game}/native") for game in GAMES]
+               f"agents/{game}/native", extra=("agents/search/native",)) for game in GAMES]
         + [cxx(f"agents.{game}._playouts", [f"agents/{game}/_playouts.pyx", f"agents/{game}/native/baselines.cpp"],
                f"agents/{game}/native", extra=("agents/search/native",)) for game in GAMES]
         + [Extension("agents.sobek._points", ["agents/sobek/_points.pyx"])]
         + [cxx("agents.training._batch", ["agents/training/_batch.pyx",
                                           *(f"agents/{game}/native/baselines.cpp" for game in GAMES)],
-               "agents/training/native")],
+               "agents/training/native", extra=("agents/search/native",))],
         compiler_directives={"language_level": 3},
     )
     for extension in ext_modules:

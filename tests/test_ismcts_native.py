@@ -111,6 +111,24 @@ def test_outlook_and_choice_are_the_reference_ones(name: str, num_players: int) 
     assert runs.outlook(finished) == game.outlook(finished.to_python())
 
 
+@pytest.mark.parametrize(("name", "num_players"), [("sobek", 2), ("kleopatra", 3)])
+def test_a_playout_from_a_logging_state_logs_nothing_and_leaves_it_as_it_was(name: str, num_players: int) -> None:
+    game = native_game(name)
+    runs = native_playouts(game.table(num_players), "random")
+    for s in positions(game, num_players, 3, 6):
+        twin = s.clone()
+        s.log, twin.log = [], []
+        before = s.to_json()
+        runs.run(s, random.Random(4))
+        assert s.to_json() == before
+        for _ in range(3):  # a playout's stray events would surface at the state's next apply
+            if not s.is_over:
+                action = s.legal_actions()[0]
+                s.apply(action)
+                twin.apply(action)
+        assert s.log == twin.log
+
+
 def test_the_memory_mode_reads_memory_observations() -> None:
     game = native_game("kleopatra")
     table = game.table(3, "memory")

@@ -8,21 +8,10 @@ cdef extern from "agents/kleopatra/native/baselines.hpp" namespace "kleopatra_ba
     const int NUM_KINDS
     const int NUM_ACTIONS
 
-    cdef enum Agent:
-        GREEDY
-        HEURISTIC
-
-    cdef enum Refusal:
-        BAD_ENTRY
-        NO_LEGAL_ACTION
-        BAD_AGENT
-        BAD_TABLE
-
     cdef struct Layout:
         int size
 
     cdef cppclass Table:
-        int n
         Layout at
 
     bint make_table(Table& table, int num_players, bint memory, int hand_limit, int max_turns, const int* trompe_ok,

@@ -20,7 +20,6 @@ from sobek_env.kleopatra.view import MODES
 from libc.stdint cimport uint8_t, uint64_t
 from libcpp.vector cimport vector
 
-AGENTS = {"greedy": GREEDY, "heuristic": HEURISTIC}
 # the phases in the order baselines.cpp's Phase enum numbers them
 CPP_PHASES = ("turn", "refill", "quarry", "mosaic_tile", "mosaic_orient", "mosaic_square", "anubis", "after",
               "hand_limit", "limit_discard", "beggar", "courtesan", "envoy_resource", "envoy_offer", "envoy_accept",
@@ -29,8 +28,9 @@ if NUM_KINDS != _NUM_KINDS or NUM_ACTIONS != _NUM_ACTIONS or tuple(PHASE_NAMES) 
     raise ImportError("agents/kleopatra/native/baselines.cpp's catalogue differs from sobek_env.kleopatra's; "
                       "update the C++ tables")
 
-_FLOAT32 = np.dtype(np.float32)
-_UINT8 = np.dtype(np.uint8)
+ENTRIES = "a finite number from 0 to 2**31"  # observation.decode's bounds
+
+include "../search/native/decide.pxi"
 
 
 cdef class NativeTable:
@@ -61,12 +61,7 @@ cdef class NativeTable:
                           r.sanctuary_max_squares, geo.garden, geo.palms, walls, <int>tiles.size(), tiles.data(),
                           orients.data(), squares.data(), masks.data()):
             raise ValueError(f"the native baselines cannot seat {num_players} players with rules {options}")
-        layout = observation_layout(num_players)
-        if self.table.at.size != observation_size(num_players) or layout["last_places"].stop != self.table.at.size:
-            raise RuntimeError("agents/kleopatra/native/baselines.cpp's observation layout differs from "
-                               "sobek_env.kleopatra.observation's; update fill_layout")
-        self.num_players = num_players
-        self.size = self.table.at.size
+        _seated(self, num_players, "kleopatra")
         self.observation_mode = observation_mode
         self.rules = options
 
@@ -90,9 +85,7 @@ def decide(NativeTable table, str agent, double tolerance, observation) -> int:
     m = mask.view(_UINT8)
     with nogil:
         action = native_decide(table.table, which, tolerance, &x[0], &m[0], &bad)
-    if action >= 0:
-        return action
-    _refuse(action, bad, vector, "decide")
+    return _answer(action, bad, vector, "decide")
 
 
 def advise(NativeTable table, double tolerance, observation, out) -> int:
@@ -114,9 +107,7 @@ def advise(NativeTable table, double tolerance, observation, out) -> int:
     x, m, o = vector, mask.view(_UINT8), out
     with nogil:
         action = native_advise(table.table, tolerance, &x[0], &m[0], &o[0], &bad)
-    if action >= 0:
-        return action
-    _refuse(action, bad, vector, "advise on")
+    return _answer(action, bad, vector, "advise on")
 
 
 cdef tuple _checked(NativeTable table, object observation):
@@ -125,30 +116,15 @@ cdef tuple _checked(NativeTable table, object observation):
         vector, mask = observation["observation"], observation["action_mask"]
     except (KeyError, TypeError, IndexError):
         raise ValueError("the observation must be a dict with 'observation' and 'action_mask'") from None
-    if not isinstance(vector, np.ndarray) or vector.dtype != _FLOAT32 or vector.ndim != 1:
-        raise ValueError(f"the observation vector must be a 1-D float32 numpy array, got "
-                         f"{type(vector).__name__} of {getattr(vector, 'dtype', '?')}")
-    if vector.shape[0] != table.size:
-        raise ValueError(f"the observation vector has {vector.shape[0]} entries; a {table.num_players}-player "
-                         f"table's has {table.size}")
-    if not vector.flags.c_contiguous:
-        raise ValueError("the observation vector is not contiguous; pass np.ascontiguousarray(vector)")
+    if not isinstance(vector, np.ndarray) or vector.dtype != _FLOAT32 or vector.ndim != 1 \
+            or vector.shape[0] != table.size or not vector.flags.c_contiguous:
+        _refuse_vector(vector, table)
     if not isinstance(mask, np.ndarray) or mask.dtype.itemsize != 1 or mask.dtype.kind not in "biu" \
             or not mask.flags.c_contiguous:
         mask = np.ascontiguousarray(np.asarray(mask) != 0)
     if mask.ndim != 1 or mask.shape[0] != NUM_ACTIONS:
         raise ValueError(f"the action mask must have {NUM_ACTIONS} entries, got shape {np.shape(mask)}")
     return vector, mask
-
-
-cdef int _refuse(int code, int bad, object vector, str what) except -1:
-    """The ValueError for a refusal ``code`` of the C++."""
-    if code == BAD_ENTRY:
-        raise ValueError(f"observation entry {bad} is {vector[bad]}: every entry must be a finite number from 0 "
-                         f"to 2**31")
-    if code == NO_LEGAL_ACTION:
-        raise ValueError(f"the action mask has no legal action: there is nothing to {what.split()[0]}")
-    raise ValueError(f"the native baseline refused the table or agent (code {code})")
 
 
 def constants() -> dict:

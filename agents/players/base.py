@@ -186,25 +186,6 @@ class TableAgent(SeededAgent):
         super().__init__(seed, table)
 
 
-class CompiledTwin(TableAgent):
-    """A Python baseline deciding in compiled code. A game's native agent derives from this and from the baseline
-    (``class NativeGreedyAgent(CompiledTwin, GreedyAgent)``), naming the game's compiled extension (``twin``), the
-    baseline it decides as (``decides_as``) and the extension's view of a table (``twin_table``); the baseline's
-    constructor, options and checks stay. Only ``act`` changes: the seat's observation dict goes to
-    ``twin.decide``, which returns the action id the Python baseline would, at its ``tolerance`` (0 without one)."""
-
-    twin: Any = None
-    decides_as = ""
-    twin_table: Callable[[Table], Any]
-
-    @functools.cached_property
-    def _native(self) -> Any:
-        return self.twin_table(self.table)
-
-    def act(self, observation: dict) -> int:
-        return self.twin.decide(self._native, self.decides_as, getattr(self, "tolerance", 0.0), observation)
-
-
 def legal_ids(observation: dict) -> list[int]:
     """The legal action ids of an observation dict, from its mask."""
     return np.flatnonzero(observation["action_mask"]).tolist()

@@ -8,21 +8,10 @@ cdef extern from "agents/sobek/native/baselines.hpp" namespace "sobek_native":
     const int KINDS
     const int NUM_ACTIONS
 
-    cdef enum Agent:
-        GREEDY
-        HEURISTIC
-
-    cdef enum Refusal:
-        BAD_ENTRY
-        NO_LEGAL_ACTION
-        BAD_AGENT
-        BAD_TABLE
-
     cdef struct Layout:
         int size
 
     cdef cppclass Table:
-        int n
         Layout at
 
     cdef cppclass View:

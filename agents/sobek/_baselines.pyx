@@ -18,11 +18,10 @@ from sobek_env.sobek.observation import observation_layout, observation_size
 from cpython.buffer cimport PyBUF_C_CONTIGUOUS, PyBUF_FORMAT, PyBUF_WRITABLE, PyBuffer_Release, PyObject_GetBuffer
 from libc.stdint cimport uint8_t
 
-AGENTS = {"greedy": GREEDY, "heuristic": HEURISTIC}
 assert KINDS == NUM_KINDS and NUM_ACTIONS == _NUM_ACTIONS
+ENTRIES = "a number from 0 to 100"  # decode.py's bounds
 
-_FLOAT32 = np.dtype(np.float32)
-_UINT8 = np.dtype(np.uint8)
+include "../search/native/decide.pxi"
 
 
 cdef class NativeTable:
@@ -39,12 +38,7 @@ cdef class NativeTable:
             kind_goods[k], kind_scarabs[k], catalogue[k] = r.kind_goods[k], r.kind_scarabs[k], r.catalogue[k]
         if not make_table(self.table, num_players, kind_goods, kind_scarabs, catalogue):
             raise ValueError(f"the native baselines cannot seat {num_players} players with rules {options}")
-        layout = observation_layout(num_players)
-        if self.table.at.size != observation_size(num_players) or layout["last_horizontal"].stop != self.table.at.size:
-            raise RuntimeError("agents/sobek/native/baselines.cpp's observation layout differs from "
-                               "sobek_env.sobek.observation's; update make_table")
-        self.num_players = num_players
-        self.size = self.table.at.size
+        _seated(self, num_players, "sobek")
         self.rules = options
 
     def __reduce__(self):
@@ -61,34 +55,14 @@ def decide(NativeTable table, str agent, double tolerance, observation) -> int:
     which = AGENTS[agent]
     if not 0.0 <= tolerance <= 1.0:
         raise ValueError(f"tolerance must be from 0 to 1, got {tolerance}")
+    vector = _hold(table, observation, &x, &m)
     try:
-        vector, mask = observation["observation"], observation["action_mask"]
-    except (KeyError, TypeError):
-        raise ValueError("the observation must be a dict with 'observation' and 'action_mask'") from None
-    # the buffers directly (no typed memoryview): a good part of a call's time is spent before the C++ runs
-    if not _float32_vector(vector, &x, table.size):
-        _refuse_vector(vector, table)
-    try:
-        if not _flags(mask, &m):
-            mask = np.ascontiguousarray(np.asarray(mask) != 0)
-            _flags(mask, &m)
-        if m.len != NUM_ACTIONS:
-            raise ValueError(f"the action mask must have {NUM_ACTIONS} entries, got shape {np.shape(mask)}")
-        try:
-            with nogil:
-                action = native_decide(table.table, which, tolerance, <const float*>x.buf, <const uint8_t*>m.buf,
-                                       &bad)
-        finally:
-            PyBuffer_Release(&m)
+        with nogil:
+            action = native_decide(table.table, which, tolerance, <const float*>x.buf, <const uint8_t*>m.buf, &bad)
     finally:
+        PyBuffer_Release(&m)
         PyBuffer_Release(&x)
-    if action >= 0:
-        return action
-    if action == BAD_ENTRY:
-        raise ValueError(f"observation entry {bad} is {vector[bad]}: every entry must be a number from 0 to 100")
-    if action == NO_LEGAL_ACTION:
-        raise ValueError("the action mask has no legal action: there is nothing to decide")
-    raise ValueError(f"the native baseline refused the table or agent (code {action})")
+    return _answer(action, bad, vector, "decide")
 
 
 def advise(NativeTable table, double tolerance, observation, out) -> int:
@@ -99,37 +73,45 @@ def advise(NativeTable table, double tolerance, observation, out) -> int:
     cdef Py_buffer x, m, o
     if not 0.0 <= tolerance <= 1.0:
         raise ValueError(f"tolerance must be from 0 to 1, got {tolerance}")
-    vector, mask = observation["observation"], observation["action_mask"]
-    if not _float32_vector(vector, &x, table.size):
+    vector = _hold(table, observation, &x, &m)
+    try:
+        PyObject_GetBuffer(out, &o, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE)
+        try:
+            if o.itemsize != 4 or o.format[0] != b"f" or o.len != 4 * (2 * NUM_ACTIONS + table.num_players + 4):
+                raise ValueError(f"the advice goes into a float32 vector of {2 * NUM_ACTIONS + table.num_players + 4}"
+                                 f" entries at {table.num_players} players")
+            with nogil:
+                action = native_advise(table.table, tolerance, <const float*>x.buf, <const uint8_t*>m.buf,
+                                       <float*>o.buf, &bad)
+        finally:
+            PyBuffer_Release(&o)
+    finally:
+        PyBuffer_Release(&m)
+        PyBuffer_Release(&x)
+    return _answer(action, bad, vector, "advise on")
+
+
+cdef object _hold(NativeTable table, object observation, Py_buffer* x, Py_buffer* m):
+    """Hold the observation dict's vector in ``x`` and its mask in ``m`` as the C++ reads them (the caller releases
+    both), or hold neither and raise ValueError saying what is wrong; answers the vector. The buffers are taken
+    directly (no typed memoryview): a good part of a call's time is spent before the C++ runs."""
+    try:
+        vector, mask = observation["observation"], observation["action_mask"]
+    except (KeyError, TypeError, IndexError):
+        raise ValueError("the observation must be a dict with 'observation' and 'action_mask'") from None
+    if not _float32_vector(vector, x, table.size):
         _refuse_vector(vector, table)
     try:
-        if not _flags(mask, &m):
+        if not _flags(mask, m):
             mask = np.ascontiguousarray(np.asarray(mask) != 0)
-            _flags(mask, &m)
-        try:
-            if m.len != NUM_ACTIONS:
-                raise ValueError(f"the action mask must have {NUM_ACTIONS} entries, got shape {np.shape(mask)}")
-            PyObject_GetBuffer(out, &o, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE)
-            try:
-                if o.itemsize != 4 or o.format[0] != b"f" or o.len != 4 * (2 * NUM_ACTIONS + table.num_players + 4):
-                    raise ValueError(f"the advice goes into a float32 vector of {2 * NUM_ACTIONS + table.num_players + 4}"
-                                     f" entries at {table.num_players} players")
-                with nogil:
-                    action = native_advise(table.table, tolerance, <const float*>x.buf, <const uint8_t*>m.buf,
-                                           <float*>o.buf, &bad)
-            finally:
-                PyBuffer_Release(&o)
-        finally:
-            PyBuffer_Release(&m)
-    finally:
-        PyBuffer_Release(&x)
-    if action >= 0:
-        return action
-    if action == BAD_ENTRY:
-        raise ValueError(f"observation entry {bad} is {vector[bad]}: every entry must be a number from 0 to 100")
-    if action == NO_LEGAL_ACTION:
-        raise ValueError("the action mask has no legal action: there is nothing to advise")
-    raise ValueError(f"the native heuristic refused the table (code {action})")
+            _flags(mask, m)
+        if m.len != NUM_ACTIONS:
+            PyBuffer_Release(m)
+            raise ValueError(f"the action mask must have {NUM_ACTIONS} entries, got shape {np.shape(mask)}")
+    except BaseException:
+        PyBuffer_Release(x)
+        raise
+    return vector
 
 
 cdef bint _float32_vector(object vector, Py_buffer* x, Py_ssize_t size):
@@ -156,17 +138,6 @@ cdef bint _flags(object mask, Py_buffer* m):
     return False
 
 
-cdef int _refuse_vector(object vector, NativeTable table) except -1:
-    """The ValueError that says what is wrong with an observation vector the C++ cannot read."""
-    if not isinstance(vector, np.ndarray) or vector.dtype != _FLOAT32 or vector.ndim != 1:
-        raise ValueError(f"the observation vector must be a 1-D float32 numpy array, got "
-                         f"{type(vector).__name__} of {getattr(vector, 'dtype', '?')}")
-    if vector.shape[0] != table.size:
-        raise ValueError(f"the observation vector has {vector.shape[0]} entries; a {table.num_players}-player "
-                         f"table's has {table.size}")
-    raise ValueError("the observation vector is not contiguous; pass np.ascontiguousarray(vector)")
-
-
 def derived(NativeTable table, observation) -> dict:
     """The numbers the native decoder derives rather than reads (``unseen``, ``coming``, ``coming_scarabs``,
     ``coming_amulets``, ``coming_total``, ``pile_size``), named as :class:`sobek_env.sobek.decode.View`'s
@@ -178,7 +149,7 @@ def derived(NativeTable table, observation) -> dict:
     if x.shape[0] != table.size or m.shape[0] != NUM_ACTIONS:
         raise ValueError(f"a {table.num_players}-player observation has {table.size} entries and {NUM_ACTIONS} flags")
     if native_decode(table.table, &x[0], &m[0], view, &bad):
-        raise ValueError(f"observation entry {bad} is {x[bad]}: every entry must be a number from 0 to 100")
+        raise ValueError(f"observation entry {bad} is {x[bad]}: every entry must be {ENTRIES}")
     return {
         "unseen": [view.unseen[k] for k in range(KINDS)],
         "coming": [view.coming[g] for g in range(6)],

@@ -32,8 +32,9 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices
 
 from agents.games import baseline
 from agents.games import tables as game_tables
-from agents.players.base import Agent, CompiledTwin
+from agents.players.base import Agent
 from agents.players.features import Featurizer, default_features
+from agents.players.native import NativeBaseline
 from agents.players.ppo import load_ppo
 from agents.players.registry import make
 from agents.training.evaluations import play_evaluation_games
@@ -74,8 +75,8 @@ def native_opponent(agent: Agent) -> tuple[str, float] | None:
 
     if type(agent) is RandomAgent:
         return "random", 0.0
-    if isinstance(agent, CompiledTwin):
-        return agent.decides_as, float(getattr(agent, "tolerance", 0.0))
+    if isinstance(agent, NativeBaseline):
+        return agent.agent, float(getattr(agent, "tolerance", 0.0))
     return None
 
 

@@ -20,10 +20,6 @@ from numbers import Integral
 import numpy as np
 
 from libc.stdint cimport int8_t, int32_t, uint8_t, uint32_t, uint64_t
-from cpython.list cimport PyList_New, PyList_SET_ITEM
-from cpython.long cimport PyLong_AsLongAndOverflow, PyLong_AsUnsignedLong, PyLong_FromUnsignedLong
-from cpython.ref cimport Py_INCREF
-from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_New, PyTuple_SET_ITEM
 
 from ..errors import IllegalActionError, InvariantError
 from ..randomness import as_random
@@ -39,7 +35,8 @@ _BUILD_NAMES = {i: ACTION_NAMES[i] for i in range(15, 31)}
 _INTERRUPTING = frozenset(name for name, cls in PHASES.items() if issubclass(cls, Interrupting))
 _LAYOUTS = {}
 assert len(EVENTS) == NUM_EVENTS and len(PHASE_NAMES) == NUM_PHASES and len(ACTION_NAMES) == NUM_ACTIONS
-cdef tuple ACTION_IDS = tuple(range(NUM_ACTIONS))  # the ids legal_actions hands out, made once
+
+include "../native/state.pxi"
 
 
 def observation_size(int num_players) -> int:
@@ -301,46 +298,22 @@ cdef class NativeState:
 
     def legal_actions(self) -> list:
         """The sorted legal action ids of ``current_player`` ([] once the game is over)."""
-        cdef int i
         self._fill_legal()
-        cdef list out = PyList_New(self._num_legal)  # filled in place from made ids: every step of a loop runs this
-        for i in range(self._num_legal):
-            item = ACTION_IDS[self._legal[i]]
-            Py_INCREF(item)  # PyList_SET_ITEM takes the reference over
-            PyList_SET_ITEM(out, i, item)
-        return out
+        return _id_list(self._legal, self._num_legal)
 
     def apply(self, action) -> None:
         """Play ``action`` for ``current_player``; IllegalActionError, changing nothing, for anything but a
         legal integer id."""
-        cdef long a
-        cdef int i, overflow = 0
-        if type(action) is not int:
-            if isinstance(action, bool) or not isinstance(action, Integral):
-                raise IllegalActionError(f"an action must be an integer id from 0 to {NUM_ACTIONS - 1}, "
-                                         f"got {action!r:.40} ({type(action).__name__})")
-            action = int(action)
-        a = PyLong_AsLongAndOverflow(action, &overflow)
+        action = _integer_action(action)
         self._fill_legal()
-        if not overflow and 0 <= a < NUM_ACTIONS:
-            for i in range(self._num_legal):
-                if self._legal[i] == a:
-                    self._legal_known = False
-                    apply(self.st[0], a)
-                    if self._log is not None:
-                        self._flush_log()
-                    return
-        raise IllegalActionError(self._illegal_message(action))
-
-    def _illegal_message(self, action) -> str:
-        if self.st.over:
-            return f"action {action} is not legal: the game is over"
-        if not 0 <= action < NUM_ACTIONS:
-            what = f"action {action} is out of range (ids are 0 to {NUM_ACTIONS - 1})"
-        else:
-            what = f"action {action} ({ACTION_NAMES[action]}) is not legal now"
-        names = ", ".join(f"{a} {ACTION_NAMES[a]}" for a in self.legal_actions())
-        return f"{what} for player {self.st.current} at {PHASE_NAMES[self.st.phase]}; legal: {names}"
+        cdef long a = _legal_id(action, self._legal, self._num_legal)
+        if a < 0:
+            raise IllegalActionError(_illegal_message(self.st.over, action, self.st.current,
+                                                      PHASE_NAMES[self.st.phase], self.legal_actions()))
+        self._legal_known = False
+        apply(self.st[0], a)
+        if self._log is not None:
+            self._flush_log()
 
     def clone(self) -> NativeState:
         """An independent copy (the random generator included; the log is not carried over)."""
@@ -383,20 +356,17 @@ cdef class NativeState:
     def resample(self, player, rng) -> NativeState:
         """A state consistent with everything ``player`` knows in memory mode, the rest re-drawn from ``rng``
         (a random.Random, a numpy Generator or a seed) exactly as the Python engine draws it."""
-        n = self.st.n
-        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < n:
-            raise ValueError(f"player must be a seat from 0 to {n - 1}, got {player!r}")
+        cdef int seat = _player(player, self.st.n)
         rng = as_random(rng)
         cdef PyRandom generator
         state = rng.getstate()
-        _set_generator(generator, state)
+        _load_generator(&generator, state)
         cdef NativeState o = _empty()
         o.st = new State(self.st[0])
         cdef bint found
-        cdef int seat = player
         cdef uint64_t seed
         found = resample(self.st[0], seat, generator, o.st[0], &seed)
-        rng.setstate(_generator_state(generator, state[2]))
+        rng.setstate(_generator_state(&generator, state[2]))
         if not found:
             raise RuntimeError("no consistent deal found in 100000 attempts")
         o.st.log = NULL
@@ -554,39 +524,6 @@ cdef class NativeState:
         return out
 
 
-# ---------------------------------------------------------------------- the generator
-
-
-cdef int _set_generator(PyRandom& generator, state) except -1:
-    """Load random.Random.getstate() ``state`` into ``generator``."""
-    cdef uint32_t words[624]
-    cdef Py_ssize_t i
-    cdef tuple internal
-    version, internal, _ = state
-    if version != 3 or len(internal) != 625 or not 0 <= internal[624] <= 624:
-        raise ValueError("not a random.Random state (version 3, 624 words and an index from 0 to 624)")
-    for i in range(624):
-        words[i] = PyLong_AsUnsignedLong(<object>PyTuple_GET_ITEM(internal, i))
-    generator.set_state(words, internal[624])
-    return 0
-
-
-cdef tuple _generator_state(PyRandom& generator, gauss):
-    cdef uint32_t words[624]
-    cdef int index
-    cdef Py_ssize_t i
-    generator.get_state(words, &index)
-    internal = PyTuple_New(625)
-    for i in range(624):
-        value = PyLong_FromUnsignedLong(words[i])
-        Py_INCREF(value)
-        PyTuple_SET_ITEM(internal, i, value)
-    value = index
-    Py_INCREF(value)
-    PyTuple_SET_ITEM(internal, 624, value)
-    return (3, internal, gauss)
-
-
 cdef Layout _LAYOUT_CACHE[6]
 cdef bint _LAYOUT_READY[6]
 
@@ -608,11 +545,7 @@ def new(num_players=3, seed=None, **rules) -> NativeState:
         native = _native_rules(make_rules(num_players, **rules))
         if not rules:
             _DEFAULT_RULES[num_players] = native
-    if seed is None:
-        seed = random.SystemRandom().randrange(2**63)
-    if isinstance(seed, bool) or not isinstance(seed, Integral) or seed < 0:
-        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
-    seed = int(seed)
+    seed = _new_seed(seed)
     cdef NativeState s = _empty()
     s.st = new State()
     s._native_rules = native
@@ -622,7 +555,7 @@ def new(num_players=3, seed=None, **rules) -> NativeState:
     if seed < 2**64:
         s.st.rng.seed(<uint64_t>seed)
     else:
-        _set_generator(s.st.rng, random.Random(seed).getstate())
+        _load_generator(&s.st.rng, random.Random(seed).getstate())
     deal(s.st[0], s._native_rules.ptr)
     return s
 
@@ -680,7 +613,7 @@ cdef NativeState _copy_in(py):
     o._seed = py.seed
     o._log = None
     state = py.rng.getstate()
-    _set_generator(s.rng, state)
+    _load_generator(&s.rng, state)
     o._gauss = state[2]
     s.turn = py.turn
     _need(0 <= py.active_player < n and 0 <= py.current_player < n, "active_player or current_player")
@@ -835,20 +768,13 @@ cdef int _copy_pending(py, State* s) except -1:
 
 # ---------------------------------------------------------------------- many games in one call
 
-from libc.stdint cimport int64_t
-from libcpp cimport bool as cbool
-
 from .observation import SCORE_SCALE
 
-cdef extern from "sobek_env/kleopatra/native/vector.hpp" namespace "kleopatra_native" nogil:
-    cdef cppclass VectorBatch:
-        VectorBatch(int, int, int, cbool, int, int, double, const State&, int)
-        void reset(uint64_t, float*, uint8_t*) except +
-        void step(const int64_t*, float*, uint8_t*, float*, uint8_t*, float*, int32_t*, int32_t*, uint8_t*) except +
-        int seat(int)
-        const State& state(int)
-        @staticmethod
-        size_t bytes_per_game()
+cdef extern from *:
+    """
+    #include "sobek_env/kleopatra/native/vector.hpp"
+    using GameVectorBatch = kleopatra_native::VectorBatch;
+    """
 
 
 cdef object _batch_prototype(int num_players, dict rules, State* prototype):

@@ -1,9 +1,27 @@
-# The binding of sobek_env/native/batch.hpp, shared by every game's _native.pyx, which includes it after
-# declaring, for its own engine: VectorBatch (its Batch<VectorGame>), State, NUM_ACTIONS, MAX_PLAYERS,
-# SCORE_SCALE, and the three hooks
+# The binding of sobek_env/native/batch.hpp, shared by every game's _native.pyx, which includes it after naming
+# its Batch<VectorGame> in verbatim C++,
+#     cdef extern from *:
+#         """
+#         #include "sobek_env/<game>/native/vector.hpp"
+#         using GameVectorBatch = <the game's VectorBatch>;
+#         """
+# and declaring, for its own engine: State, NUM_ACTIONS, MAX_PLAYERS, SCORE_SCALE, and the three hooks
 #   cdef object _batch_prototype(int num_players, dict rules, State* prototype)  the table's fresh state
 #   cdef int _batch_observation_size(int num_players)
 #   cdef NativeState _batch_state(const State& s, object rules)                   a state of the batch, copied
+
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
+from libcpp cimport bool as cbool
+
+cdef extern from * nogil:
+    cdef cppclass VectorBatch "GameVectorBatch":
+        VectorBatch(int, int, int, cbool, int, int, double, const State&, int)
+        void reset(uint64_t, float*, uint8_t*) except +
+        void step(const int64_t*, float*, uint8_t*, float*, uint8_t*, float*, int32_t*, int32_t*, uint8_t*) except +
+        int seat(int)
+        const State& state(int)
+        @staticmethod
+        size_t bytes_per_game()
 
 REWARD_MODES = ("win", "margin", "score")  # the batch's reward codes, in order
 

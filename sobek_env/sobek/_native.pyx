@@ -18,6 +18,7 @@ import numpy as np
 from ..errors import IllegalActionError
 from ..randomness import as_random
 from . import actions as A
+from .actions import ACTION_NAMES
 from .catalogue import MAX_PLAYERS as _MAX_PLAYERS, NUM_KINDS as _NUM_KINDS, make_rules
 from .invariants import check
 from .observation import observation_layout
@@ -37,20 +38,17 @@ from .phases import (
 from .scoring import TableSet as PyTableSet
 from .state import EVENTS, GameState
 
-from cpython.list cimport PyList_New, PyList_SET_ITEM
-from cpython.long cimport PyLong_AsLongAndOverflow
-from cpython.ref cimport Py_INCREF
-from libc.stdint cimport int8_t, uint32_t, uint64_t
+from libc.stdint cimport int8_t, uint64_t
 from libc.string cimport memset
 
+include "../native/state.pxi"
+
 cdef int K = NUM_KINDS
-cdef int MT_WORDS = 624
 cdef int MAX_MARKER = 1 << 30  # far above any score; keeps every sum of points inside 32 bits
 
 assert _NUM_KINDS == NUM_KINDS and _MAX_PLAYERS == MAX_PLAYERS and A.NUM_ACTIONS == NUM_ACTIONS
 assert len(EVENTS) == NUM_EVENTS and len(PHASES) == NUM_PHASES and PHASES[TURN_START] is TurnStart
 cdef dict PHASE_ID = {phase: i for i, phase in enumerate(PHASES)}
-cdef tuple ACTION_IDS = tuple(range(NUM_ACTIONS))
 cdef tuple PHASE_NAMES = tuple(None if phase is TurnStart else phase.name for phase in PHASES)
 
 
@@ -168,29 +166,6 @@ cdef object _py_pending(const Pending* q):
     return kind()
 
 
-cdef int _read_random(object rng, PyRandom* out) except -1:
-    """A random.Random's state into ``out``; returns nothing, raises ValueError for another kind of state."""
-    cdef uint32_t words[624]
-    version, internal, gauss = rng.getstate()
-    if version != 3 or len(internal) != MT_WORDS + 1:
-        raise ValueError("the generator's state is not random.Random's (version 3, 625 numbers)")
-    for i in range(MT_WORDS):
-        value = internal[i]
-        if not 0 <= value < 2 ** 32:
-            raise ValueError("the generator's state holds a word outside 32 bits")
-        words[i] = value
-    out.set_state(words, _int(internal[MT_WORDS], 0, MT_WORDS, "the generator's index"))
-    return 0
-
-
-cdef tuple _random_state(PyRandom* rng, object gauss):
-    """``out``'s state as random.Random.getstate() shows it."""
-    cdef uint32_t words[624]
-    cdef int index
-    rng.get_state(words, &index)
-    return 3, tuple([words[i] for i in range(MT_WORDS)] + [index]), gauss
-
-
 cdef dict DEFAULT_RULES = {n: make_rules(n) for n in range(2, MAX_PLAYERS + 1)}
 cdef RulesTable DEFAULT_TABLES[MAX_PLAYERS + 1]
 for _n, _default in DEFAULT_RULES.items():
@@ -243,14 +218,7 @@ cdef class NativeState:
                 raise ValueError(f"unknown rules option(s) {', '.join(sorted(unknown))}; "
                                  "the options are scarabs, green_cards, families")
             rules = make_rules(num_players, **options)
-        if seed is None:
-            seed = random.SystemRandom().randrange(2**63)
-        if type(seed) is not int:
-            if isinstance(seed, bool) or not isinstance(seed, Integral):
-                raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
-            seed = int(seed)
-        if seed < 0:
-            raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+        seed = _new_seed(seed)
         if seed >= 2**64:  # CPython seeds from every 32-bit word of a big seed: leave that to it
             return NativeState.from_python(GameState.new(num_players, seed, engine="python", **options))
         cdef NativeState state = NativeState.__new__(NativeState)
@@ -284,8 +252,9 @@ cdef class NativeState:
         if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
             raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
         out._seed = seed
-        _read_random(state.rng, &s.rng)
-        out._gauss = state.rng.getstate()[2]
+        generator = state.rng.getstate()
+        _load_generator(&s.rng, generator)
+        out._gauss = generator[2]
         s.round = _int(state.round, 1, ROUNDS, "round")
         s.first_player = _int(state.first_player, 0, n - 1, "first_player")
         s.current_player = _int(state.current_player, 0, n - 1, "current_player")
@@ -429,49 +398,23 @@ cdef class NativeState:
 
     def legal_actions(self) -> list:
         """The sorted legal action ids for ``current_player`` ([] once the game is over)."""
-        cdef int count = self._fill_legal(), i
-        cdef list out = PyList_New(count)  # filled in place: this runs at every step of a Python loop
-        for i in range(count):
-            item = ACTION_IDS[self._legal[i]]
-            Py_INCREF(item)  # PyList_SET_ITEM takes the reference over
-            PyList_SET_ITEM(out, i, item)
-        return out
+        return _id_list(self._legal, self._fill_legal())
 
     def apply(self, action) -> None:
         """Play ``action`` for ``current_player``; IllegalActionError, the state unchanged, for anything but
         a legal integer id (the Python engine's checks and messages)."""
-        if type(action) is not int:
-            if isinstance(action, bool) or not isinstance(action, Integral):
-                raise IllegalActionError(f"an action must be an integer id from 0 to {NUM_ACTIONS - 1}, "
-                                         f"got {action!r:.40} ({type(action).__name__})")
-            action = int(action)
-        cdef int overflow = 0, count = self._fill_legal(), i
-        cdef long a = PyLong_AsLongAndOverflow(action, &overflow)  # huge ints: overflow set, no error
-        cdef bint found = False
-        if not overflow and 0 <= a < NUM_ACTIONS:
-            for i in range(count):
-                if self._legal[i] == a:
-                    found = True
-                    break
-        if not found:
-            raise IllegalActionError(self._illegal_message(action))
+        action = _integer_action(action)
+        cdef int i
+        cdef long a = _legal_id(action, self._legal, self._fill_legal())
+        if a < 0:
+            raise IllegalActionError(_illegal_message(self.s.over, action, self.s.current_player,
+                                                      self.phase or "turn start", self.legal_actions()))
         self._legal_len = -1
         self.s.events_len = 0
         apply(self.s, a)
         if self._log is not None:
             for i in range(self.s.events_len):
                 self._log.append(EVENTS[self.s.events[i]])
-
-    def _illegal_message(self, action: int) -> str:
-        if self.s.over:
-            return f"action {action} is not legal: the game is over"
-        if not 0 <= action < NUM_ACTIONS:
-            what = f"action {action} is out of range (ids are 0 to {NUM_ACTIONS - 1})"
-        else:
-            what = f"action {action} ({A.ACTION_NAMES[action]}) is not legal now"
-        phase = self.phase or "turn start"
-        names = ", ".join(f"{a} {A.ACTION_NAMES[a]}" for a in self.legal_actions())
-        return f"{what} for player {self.s.current_player} at {phase}; legal: {names}"
 
     def clone(self) -> NativeState:
         """An independent copy (including the random generator; not the event log)."""
@@ -488,7 +431,7 @@ cdef class NativeState:
         g = GameState.__new__(GameState)
         g.rules, g.seed = self._rules, self._seed
         g.rng = random.Random()
-        g.rng.setstate(_random_state(&s.rng, self._gauss))
+        g.rng.setstate(_generator_state(&s.rng, self._gauss))
         g.round, g.first_player, g.current_player = s.round, s.first_player, s.current_player
         g.markers = self.scores
         g.hands = [_list(s.hands[p]) for p in range(n)]
@@ -522,20 +465,18 @@ cdef class NativeState:
     def resample(self, player: int, rng) -> NativeState:
         """A state consistent with everything ``player`` knows in memory mode, the rest re-drawn with ``rng``
         (a random.Random, numpy Generator or seed), which advances exactly as the Python resample advances it."""
-        n = self.s.rules.num_players
-        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < n:
-            raise ValueError(f"player must be a seat from 0 to {n - 1}, got {player!r}")
+        cdef int seat = _player(player, self.s.rules.num_players)
         rng = as_random(rng)
         cdef PyRandom draws
-        _read_random(rng, &draws)
-        gauss = rng.getstate()[2]
+        generator = rng.getstate()
+        _load_generator(&draws, generator)
+        gauss = generator[2]
         cdef NativeState out = NativeState.__new__(NativeState)
         cdef uint64_t seed = 0
-        cdef int seat = player
         cdef ResampleResult result
         with nogil:
             result = resample(self.s, seat, draws, out.s, seed)
-        rng.setstate(_random_state(&draws, gauss))
+        rng.setstate(_generator_state(&draws, gauss))
         if result == NO_DEAL:
             raise RuntimeError("no consistent deal found in 100000 attempts")
         if result == UNSOUND_STATE:
@@ -687,20 +628,13 @@ def random_playouts(int games, int num_players, uint64_t seed) -> int:
 
 # ---------------------------------------------------------------------- many games in one call
 
-from libc.stdint cimport int32_t, int64_t, uint8_t
-from libcpp cimport bool as cbool
-
-cdef extern from "sobek_env/sobek/native/vector.hpp" namespace "sobek_native::sobek" nogil:
-    cdef cppclass VectorBatch:
-        VectorBatch(int, int, int, cbool, int, int, double, const State&, int)
-        void reset(uint64_t, float*, uint8_t*) except +
-        void step(const int64_t*, float*, uint8_t*, float*, uint8_t*, float*, int32_t*, int32_t*, uint8_t*) except +
-        int seat(int)
-        const State& state(int)
-        @staticmethod
-        size_t bytes_per_game()
-
 from .catalogue import SCORE_SCALE
+
+cdef extern from *:
+    """
+    #include "sobek_env/sobek/native/vector.hpp"
+    using GameVectorBatch = sobek_native::sobek::VectorBatch;
+    """
 
 
 cdef object _batch_prototype(int num_players, dict rules, State* prototype):

@@ -23,7 +23,7 @@ import numpy as np
 import pytest
 
 import agents
-from agents.sobek import PYTHON_BASELINES
+from agents.sobek import PYTHON_BASELINES, native_agents
 from agents.sobek.features import Advice, advice_size
 from agents.sobek.heuristic import BEST
 from sobek_env.sobek import GAME
@@ -195,6 +195,29 @@ def test_bad_input_gets_a_clear_value_error(decision, bend: str) -> None:
     assert "\n" not in str(caught.value) and len(str(caught.value)) < 300  # one line
     assert np.array_equal(vector, before)
     assert agent.act(observation) in np.flatnonzero(mask)  # the agent still works
+
+
+@pytest.mark.parametrize("bend", ["no mask", "not a dict", "short", "short mask", "no legal action"])
+def test_the_advice_refuses_bad_input_as_decide_does(decision, bend: str) -> None:
+    agent, observation = decision
+    advise = native_agents._baselines.advise
+    out = np.zeros(2 * GAME.num_actions + 3 + 4, dtype=np.float32)
+    bent = dict(observation)
+    if bend == "no mask":
+        del bent["action_mask"]
+    elif bend == "not a dict":
+        bent = observation["observation"]
+    elif bend == "short":
+        bent["observation"] = observation["observation"][:-1]
+    elif bend == "short mask":
+        bent["action_mask"] = observation["action_mask"][:-1]
+    else:
+        bent["action_mask"] = np.zeros_like(observation["action_mask"])
+    with pytest.raises(ValueError) as caught:
+        advise(agent._native, 0.2, bent, out)
+    assert "\n" not in str(caught.value) and len(str(caught.value)) < 300  # one line
+    assert not out.any()
+    assert advise(agent._native, 0.2, observation, out) in np.flatnonzero(observation["action_mask"])
 
 
 @pytest.mark.parametrize("num_players", [2, 3, 4])

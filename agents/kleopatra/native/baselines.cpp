@@ -451,6 +451,19 @@ struct Ctx {
             if (mask[a]) return a;
         return 0;
     }
+    // Of the ids first .. first + count - 1, the offset of the legal one with the highest worth(offset), the
+    // lowest on a tie (Python's max over them in order); -1 if none is legal. worth is asked of legal ones only.
+    template <class Worth>
+    int best_legal(int first, int count, Worth worth) {
+        int best = -1;
+        double best_worth = 0.0;
+        for (int i = 0; i < count; i++) {
+            if (!legal(first + i)) continue;
+            const double w = worth(i);
+            if (best < 0 || w > best_worth) best = i, best_worth = w;
+        }
+        return best;
+    }
 
     // common.wall_slot_score
     double wall_slot_score(int slot, int walls, int gate) const {
@@ -808,13 +821,7 @@ struct Ctx {
                 && plan.talents - 3 * plan.merchants > 0)
                 return A::QUARRY;
         }
-        int best = -1;
-        double best_worth = 0.0;
-        for (int s = 0; s < STALLS; s++) {
-            if (!legal(A::MARKET + s)) continue;
-            const double worth = stall_worth(s);
-            if (best < 0 || worth > best_worth) best = s, best_worth = worth;
-        }
+        const int best = best_legal(A::MARKET, STALLS, [this](int s) { return stall_worth(s); });
         return best >= 0 ? A::MARKET + best : first_legal();
     }
 
@@ -849,14 +856,7 @@ struct Ctx {
     }
 
     int most_worth_card() {  // max(kinds, key=(card_worth, -k)) over the legal cards; -1: none
-        int best = -1;
-        double best_worth = 0.0;
-        for (int k = 0; k < NUM_KINDS; k++) {
-            if (!legal(A::CARD + k)) continue;
-            const double worth = card_worth(k);
-            if (best < 0 || worth > best_worth) best = k, best_worth = worth;
-        }
-        return best;
+        return best_legal(A::CARD, NUM_KINDS, [this](int k) { return card_worth(k); });
     }
 
     int greedy_envoy_resource() {
@@ -940,6 +940,18 @@ int fill_layout(Layout& at, int n) {
     return pos;
 }
 
+// What decide and advise refuse, in this order: a table out of range, an unknown agent or a tolerance outside
+// [0, 1], a mask with no legal action, an observation entry out of range; else 0, with ``view`` read.
+int read_input(const Table& table, bool known_agent, double tolerance, const float* obs, const uint8_t* mask,
+               View& view, int* bad_entry) {
+    if (table.n < MIN_PLAYERS || table.n > MAX_PLAYERS) return BAD_TABLE;
+    if (!known_agent || !(tolerance >= 0.0 && tolerance <= 1.0)) return BAD_AGENT;
+    bool any = false;
+    for (int a = 0; a < NUM_ACTIONS && !any; a++) any = mask[a] != 0;
+    if (!any) return NO_LEGAL_ACTION;
+    return read_view(table, obs, view, bad_entry);
+}
+
 }  // namespace
 
 bool make_table(Table& table, int num_players, bool memory, int hand_limit, int max_turns, const int* trompe_ok,
@@ -981,13 +993,9 @@ bool make_table(Table& table, int num_players, bool memory, int hand_limit, int 
 
 int decide(const Table& table, int agent, double tolerance, const float* obs, const uint8_t* mask,
            int* bad_entry) noexcept {
-    if (table.n < MIN_PLAYERS || table.n > MAX_PLAYERS) return BAD_TABLE;
-    if ((agent != GREEDY && agent != HEURISTIC) || !(tolerance >= 0.0 && tolerance <= 1.0)) return BAD_AGENT;
-    bool any = false;
-    for (int a = 0; a < NUM_ACTIONS && !any; a++) any = mask[a] != 0;
-    if (!any) return NO_LEGAL_ACTION;
     View view;
-    const int refused = read_view(table, obs, view, bad_entry);
+    const int refused = read_input(table, agent == GREEDY || agent == HEURISTIC, tolerance, obs, mask, view,
+                                   bad_entry);
     if (refused) return refused;
     try {
         Ctx ctx(table, view, mask, tolerance);
@@ -1000,13 +1008,8 @@ int decide(const Table& table, int agent, double tolerance, const float* obs, co
 
 int advise(const Table& table, double tolerance, const float* obs, const uint8_t* mask, float* out,
            int* bad_entry) noexcept {
-    if (table.n < MIN_PLAYERS || table.n > MAX_PLAYERS) return BAD_TABLE;
-    if (!(tolerance >= 0.0 && tolerance <= 1.0)) return BAD_AGENT;
-    bool any = false;
-    for (int a = 0; a < NUM_ACTIONS && !any; a++) any = mask[a] != 0;
-    if (!any) return NO_LEGAL_ACTION;
     View view;
-    const int refused = read_view(table, obs, view, bad_entry);
+    const int refused = read_input(table, true, tolerance, obs, mask, view, bad_entry);
     if (refused) return refused;
     try {
         Ctx ctx(table, view, mask, tolerance);

@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "agents/search/native/decide.hpp"
+
 namespace kleopatra_baselines {
 
 constexpr int NUM_KINDS = 17;
@@ -25,10 +27,15 @@ constexpr int SQUARES = 64;
 constexpr int MIN_PLAYERS = 2;
 constexpr int MAX_PLAYERS = 5;
 
-enum Agent { GREEDY = 0, HEURISTIC = 1 };
-
-// decide()'s answers for input it refuses (a valid decision is an action id, 0 to NUM_ACTIONS - 1)
-enum Refusal { BAD_ENTRY = -1, NO_LEGAL_ACTION = -2, BAD_AGENT = -3, BAD_TABLE = -4 };
+// the agents and decide()'s refusals, as every game's baselines name them (a valid decision is an action id)
+using sobek_native::Agent;
+using sobek_native::GREEDY;
+using sobek_native::HEURISTIC;
+using sobek_native::Refusal;
+using sobek_native::BAD_ENTRY;
+using sobek_native::NO_LEGAL_ACTION;
+using sobek_native::BAD_AGENT;
+using sobek_native::BAD_TABLE;
 
 // Offsets of the observation's named slices (sobek_env/kleopatra/observation.py's layout, in its order).
 struct Layout {

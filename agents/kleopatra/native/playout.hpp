@@ -24,6 +24,11 @@ struct KleopatraPlayout {
     static void apply(State& s, int action) { kleopatra_native::apply(s, action); }
     static bool over(const State& s) { return s.over; }
     static int current(const State& s) { return s.current; }
+    static int num_players(const State& s) { return s.n; }
+    static void copy(const State& from, State& to) {
+        to = from;
+        to.log = nullptr;
+    }
     static void encode(const State& s, const Table& table, int seat, bool memory, float* out) {
         kleopatra_native::encode(s, table.layout, seat, memory, out);
     }

@@ -17,6 +17,9 @@
 //   static void encode(const State&, const Table&, int seat, bool memory, float* out);
 //   static int decide(const Table&, int policy, double tolerance, const float* obs, const uint8_t* mask);
 //   static void outlook(const State&, double* out);  Game.outlook: each seat's margin were the game to end now
+// and, for the Cython binding (playouts.pxi) only:
+//   static int num_players(const State&);
+//   static void copy(const State& from, State& to);  a copy that logs nothing (the scratch state of a playout)
 #pragma once
 
 #include <cstdint>

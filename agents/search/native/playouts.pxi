@@ -1,20 +1,46 @@
 # The binding of agents/search/native/playout.hpp, shared by every game's agents/<game>/_playouts.pyx, which
-# includes it after declaring, for its own engine and baselines: State, PlayTable (its traits' Table), SeatPolicy
-# and the PLAY_* codes, NUM_ACTIONS, the C++ _play, _choose and _outlook of its traits, and the hooks
+# includes it after naming its traits class (playout.hpp's G) in verbatim C++,
+#     cdef extern from *:
+#         """
+#         #include "agents/<game>/native/playout.hpp"
+#         using PlayoutTraits = <the game's traits class>;
+#         """
+# and declaring, for its own engine and baselines: State and PyRandom, PlayTable (the traits' Table), and the hooks
 #   cdef int _fill_table(NativeTable table, bint memory, PlayTable* out) except -1
 #   cdef State* _state_of(object state) except NULL        ValueError for anything but this game's NativeState
-#   cdef void _copy(const State* src, State* dst)           a copy that logs nothing
-#   cdef bint _is_over(const State* s)
-#   cdef int _num_players(const State* s)
-#   cdef int _current(const State* s)                       the seat to act
+# The rest of a game's playouts is its traits class, declared here once.
 
 import random
 
-from cpython.long cimport PyLong_AsUnsignedLong, PyLong_FromUnsignedLong
-from cpython.ref cimport Py_INCREF
-from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_New, PyTuple_SET_ITEM
-from libc.stdint cimport uint8_t, uint32_t, uint64_t
+from libc.stdint cimport uint8_t, uint64_t
 from libcpp.vector cimport vector
+
+include "../../../sobek_env/native/generator.pxi"
+
+cdef extern from "agents/search/native/playout.hpp" namespace "sobek_native" nogil:
+    cdef struct SeatPolicy:
+        int policy
+        double tolerance
+    enum:
+        PLAY_RANDOM
+        PLAY_GREEDY
+        PLAY_HEURISTIC
+        PLAYOUT_ILLEGAL_CHOICE
+
+cdef extern from * nogil:
+    enum:
+        NUM_ACTIONS "PlayoutTraits::NUM_ACTIONS"
+    long _play "sobek_native::playout<PlayoutTraits>" (
+        State& s, const PlayTable& table, const SeatPolicy* seats, bint memory, PyRandom& rng, long max_actions,
+        float* obs, uint8_t* mask, int* refusal)
+    int _choose "sobek_native::choose<PlayoutTraits>" (
+        const State& s, const PlayTable& table, const SeatPolicy& seat, bint memory, PyRandom& rng, float* obs,
+        uint8_t* mask)
+    void _outlook "PlayoutTraits::outlook" (const State& s, double* out)
+    bint _is_over "PlayoutTraits::over" (const State& s)
+    int _current "PlayoutTraits::current" (const State& s)
+    int _num_players "PlayoutTraits::num_players" (const State& s)
+    void _copy "PlayoutTraits::copy" (const State& src, State& dst)
 
 POLICIES = ("random", "greedy", "heuristic")  # their codes in playout.hpp, in order
 REFUSALS = {-1: "an observation entry out of range", -2: "no legal action in the mask",
@@ -81,7 +107,7 @@ cdef class Playouts:
         cdef long played
         cdef int refusal = 0, p
         gauss = _load(rng, &self.generator) if self.draws else _check(rng)
-        _copy(s, &self.scratch)
+        _copy(s[0], self.scratch)
         with nogil:
             played = _play(self.scratch, self.table, self.seats.data(), self.memory, self.generator, limit,
                            self.obs.data(), self.mask.data(), &refusal)
@@ -98,11 +124,11 @@ cdef class Playouts:
         ``rng`` as in :meth:`run`, needed only by a random seat."""
         cdef const State* s = self._playable(state)
         cdef int action
-        if self.seats[_current(s)].policy == PLAY_RANDOM and rng is None:
+        if self.seats[_current(s[0])].policy == PLAY_RANDOM and rng is None:
             raise ValueError("a random seat draws its action: give rng (a random.Random or a seed)")
-        random_seat = self.seats[_current(s)].policy == PLAY_RANDOM
+        random_seat = self.seats[_current(s[0])].policy == PLAY_RANDOM
         gauss = _load(rng, &self.generator) if random_seat else _SEED if rng is None else _check(rng)
-        action = _choose(s[0], self.table, self.seats[_current(s)], self.memory, self.generator, self.obs.data(),
+        action = _choose(s[0], self.table, self.seats[_current(s[0])], self.memory, self.generator, self.obs.data(),
                          self.mask.data())
         if gauss is not _SEED:
             _store(&self.generator, rng, gauss)
@@ -116,14 +142,14 @@ cdef class Playouts:
         cdef int p
         cdef const State* s = _state_of(state)
         _outlook(s[0], margins)
-        return [margins[p] for p in range(_num_players(s))]
+        return [margins[p] for p in range(_num_players(s[0]))]
 
     cdef const State* _playable(self, state) except NULL:
         cdef const State* s = _state_of(state)
-        if _num_players(s) != self.num_players:
+        if _num_players(s[0]) != self.num_players:
             raise ValueError(f"the playouts were made for {self.num_players} players, the state has "
-                             f"{_num_players(s)}")
-        if _is_over(s):
+                             f"{_num_players(s[0])}")
+        if _is_over(s[0]):
             raise ValueError("the game is over: there is nothing to play out")
         return s
 
@@ -149,9 +175,6 @@ cdef object _check(object rng):
 cdef object _load(object rng, PyRandom* out):
     """``rng`` into ``out``: a seed (0 to 2**64 - 1) seeds it as random.Random(seed) does (the answer is _SEED),
     a random.Random's state is copied (the answer is its gauss_next, for :func:`_store`)."""
-    cdef uint32_t words[624]
-    cdef tuple internal
-    cdef Py_ssize_t i
     if isinstance(rng, int) and not isinstance(rng, bool):
         if not 0 <= rng < 2 ** 64:
             raise ValueError(f"a playout seed must be from 0 to 2**64 - 1, got {rng}")
@@ -159,25 +182,12 @@ cdef object _load(object rng, PyRandom* out):
         return _SEED
     if not isinstance(rng, random.Random):
         raise ValueError(f"rng must be a random.Random or a seed (an int), got {type(rng).__name__}")
-    version, internal, gauss = rng.getstate()
-    if version != 3 or len(internal) != 625 or not 0 <= internal[624] <= 624:
-        raise ValueError("the generator's state is not random.Random's (version 3, 624 words and an index)")
-    for i in range(624):  # the tuple read directly: this runs at every rollout of a tree
-        words[i] = PyLong_AsUnsignedLong(<object>PyTuple_GET_ITEM(internal, i))
-    out.set_state(words, internal[624])
-    return gauss
+    state = rng.getstate()
+    _load_generator(out, state)
+    return state[2]
 
 
 cdef int _store(PyRandom* generator, object rng, object gauss) except -1:
     """``generator``'s state back into the random.Random ``rng``."""
-    cdef uint32_t words[624]
-    cdef int index
-    cdef Py_ssize_t i
-    generator.get_state(words, &index)
-    internal = PyTuple_New(625)
-    for i in range(625):
-        value = PyLong_FromUnsignedLong(words[i]) if i < 624 else index
-        Py_INCREF(value)  # PyTuple_SET_ITEM takes the reference over
-        PyTuple_SET_ITEM(internal, i, value)
-    rng.setstate((3, internal, gauss))
+    rng.setstate(_generator_state(generator, gauss))
     return 0

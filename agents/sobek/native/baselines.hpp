@@ -8,6 +8,8 @@
 
 #include <cstdint>
 
+#include "agents/search/native/decide.hpp"  // Agent, and the Refusal codes decide answers
+
 namespace sobek_native {
 
 constexpr int KINDS = 28;
@@ -20,11 +22,6 @@ constexpr int NILE_SLOTS = 9;
 constexpr int NILE_COLUMNS = 20;  // the 19 face-up kinds, then "a character, face down"
 constexpr int NUM_PHASES = 19;
 constexpr double OBSERVATION_HIGH = 100.0;  // every entry of a valid observation lies in [0, 100]
-
-enum Agent { GREEDY = 0, HEURISTIC = 1 };
-
-// decide()'s answers for input it refuses (a valid decision is an action id, 0 to NUM_ACTIONS - 1)
-enum Refusal { BAD_ENTRY = -1, NO_LEGAL_ACTION = -2, BAD_AGENT = -3, BAD_TABLE = -4 };
 
 // Offsets of the observation's named sections (sobek_env/sobek/observation.py's layout, in its order).
 struct Layout {

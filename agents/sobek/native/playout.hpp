@@ -18,6 +18,11 @@ struct SobekPlayout {
     static void apply(State& s, int action) { sobek::apply(s, action); }
     static bool over(const State& s) { return s.over; }
     static int current(const State& s) { return s.current_player; }
+    static int num_players(const State& s) { return s.rules.num_players; }
+    static void copy(const State& from, State& to) {
+        to = from;
+        to.logging = false;
+    }
     static void encode(const State& s, const Table&, int seat, bool memory, float* out) {
         sobek::encode(s, seat, memory, out);
     }

@@ -651,14 +651,17 @@ inline int legal_set_cards(const State& s, int* out) {
     if (total(s.pending.cards) >= SET_MIN_CARDS) out[count++] = DONE;
     return count;
 }
+// a card of the set being laid goes down from the hand; false for DONE, which ends the set
+inline bool lay_pending_card(State& s, int a) {
+    if (a == DONE) return false;
+    lay_from_hand(s, s.current_player, a - CARD);
+    ++s.pending.cards[a - CARD];
+    return true;
+}
 inline void apply_build_set(State& s, int a) {
+    if (lay_pending_card(s, a)) return;
     int p = s.current_player;
     Pending& q = s.pending;
-    if (a != DONE) {
-        lay_from_hand(s, p, a - CARD);
-        ++q.cards[a - CARD];
-        return;
-    }
     Cards cards;
     std::memcpy(cards, q.cards, NUM_KINDS);
     lay_set(s, p, q.goods, cards);
@@ -969,13 +972,9 @@ inline void apply_horizontal(State& s, int a) {
 
 // rules §5: the horizontal set being laid: fitting cards, then done once three are in; no event
 inline void apply_horizontal_set(State& s, int a) {
+    if (lay_pending_card(s, a)) return;
     int p = s.current_player;
     Pending& q = s.pending;
-    if (a != DONE) {
-        lay_from_hand(s, p, a - CARD);
-        ++q.cards[a - CARD];
-        return;
-    }
     bool amulets_only = q.cards[AMULET] == total(q.cards);
     if (s.horizontal_len[p] == SET_SLOTS) return;  // only a state that skipped the checks
     HorizontalSet& laid = s.horizontal[p][s.horizontal_len[p]++];
