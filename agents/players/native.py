@@ -12,6 +12,7 @@ import functools
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
+from agents.players.base import BaseAgent
 from sobek_env.compiled import extension
 from sobek_env.game import Table
 
@@ -41,9 +42,10 @@ class Compiled:
         return self.whole_playouts.Playouts(self.table(table), policies, table.observation_mode == "memory")
 
 
-class NativeBaseline:
+class NativeBaseline(BaseAgent):
     """Put before a Python baseline: ``class NativeGreedyAgent(NativeBaseline, GreedyAgent, compiled=...,
-    agent="greedy")`` decides as ``GreedyAgent`` does, in the compiled twin."""
+    agent="greedy")`` decides as ``GreedyAgent`` does, in the compiled twin. An agent like any other
+    (:class:`~agents.players.base.BaseAgent`): its ``act`` is checked against its table first."""
 
     compiled: ClassVar[Compiled]
     agent: ClassVar[str]
