@@ -163,6 +163,9 @@ def test_bad_replays_and_arguments_are_refused_in_one_line(replays: Path, taught
         ([str(replays), "--agent", "greedy", "--out", str(taught)], "already holds a model.zip"),
         ([str(replays), "--agent", "greedy", "--out", str(tmp_path / "c"), "--late", "2"], "from 0 to 1"),
         ([str(tmp_path / "none"), "--agent", "greedy", "--out", str(tmp_path / "d")], "no such file"),
+        ([str(replays), "--agent", "greedy", "--out", str(tmp_path / "e"), "--lr", "5"], "argument --lr"),
+        ([str(replays), "--agent", "greedy", "--out", str(tmp_path / "f"), "--net", "100000,100000"],
+         "argument --net"),
     ]
     for args, message in cases:
         with pytest.raises(SystemExit) as exit_:
@@ -170,6 +173,7 @@ def test_bad_replays_and_arguments_are_refused_in_one_line(replays: Path, taught
         assert exit_.value.code == 2
         err = capsys.readouterr().err
         assert err.startswith("sobek-env imitate: error: ") and message in err, (args, err)
+    assert not (tmp_path / "e").exists() and not (tmp_path / "f").exists()  # refused before anything is written
 
 
 def test_values_targets_are_the_softmax_of_the_recorded_values(searched: Path) -> None:

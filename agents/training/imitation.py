@@ -46,6 +46,7 @@ import torch
 
 from agents.analysis.departures import add_replay_arguments, check_seated, decisions_of, read_replays, unit_share
 from agents.common.arguments import (
+    LEARNING_RATES,
     TrainingParser,
     layer_sizes,
     non_negative_float,
@@ -54,6 +55,7 @@ from agents.common.arguments import (
     positive_int,
 )
 from agents.players.features import Featurizer
+from agents.players.modelfile import network_problem
 from agents.training.exit import soft_target
 from sobek_env.game import Table
 from sobek_env.replay import Replay
@@ -240,7 +242,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help=f"of --target values: the target is softmax(values / T) (default {TEMPERATURE})")
     parser.add_argument("--epochs", type=positive_int, default=EPOCHS,
                         help=f"passes over the examples (default {EPOCHS})")
-    parser.add_argument("--lr", type=positive_float, default=LR, help=f"Adam's learning rate (default {LR})")
+    parser.add_argument("--lr", type=LEARNING_RATES, default=LR, help=f"Adam's learning rate (default {LR})")
     parser.add_argument("--batch-size", type=positive_int, default=BATCH, help=f"minibatch size (default {BATCH})")
     parser.add_argument("--net", type=layer_sizes, help="hidden layers (default: train.py's)")
     parser.add_argument("--advice-prior", type=non_negative_float, metavar="W",
@@ -251,7 +253,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> None:
     from agents.players.ppo import build_policy, save_policy
-    from agents.training.sb3 import DEFAULTS, game_defaults, model_meta, policy_description, run_features
+    from agents.training.sb3 import (
+        DEFAULTS,
+        game_defaults,
+        model_meta,
+        network_parameters,
+        policy_description,
+        run_features,
+    )
 
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -268,6 +277,9 @@ def main(argv: list[str] | None = None) -> None:
     for key in ("net", "advice_prior"):
         if getattr(args, key) is not None:
             config[key] = getattr(args, key)
+    problem = network_problem(config["net"], network_parameters(config))
+    if problem:  # a model file may describe only so large a network: refused now, not after the fit
+        parser.error(f"argument --net: {problem}")
     featurize = Featurizer(run_features(config), table)
     try:
         data = examples(replays, args.agent, featurize, args.late, args.target, args.temperature)
