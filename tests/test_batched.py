@@ -95,6 +95,7 @@ def test_every_step_is_the_python_environments_step(game: str, players: int, rew
                 assert np.array_equal(infos[i]["terminal_observation"], final)
                 assert (infos[i]["seat"], infos[i]["scores"], infos[i]["winners"]) == (seat, state.scores,
                                                                                     state.winners)
+                assert infos[i]["lead"] == pytest.approx(now, abs=1e-9)
             else:
                 assert env.batch.state(i).to_json() == state.to_json()
     assert ended >= 2 if game == "sobek" else ended >= 1, "too few games ended to compare their ends"

@@ -276,6 +276,7 @@ class NativeTrainingEnv(SharedGamesVecEnv):
             infos[i] = {"terminal_observation": b.final_obs[i].copy(), "TimeLimit.truncated": False,
                         "seat": int(b.final_seat[i]), "scores": b.final_scores[i, :n].tolist(),
                         "winners": np.flatnonzero(b.final_winners[i, :n]).tolist(),
+                        "lead": float(b.final_lead[i]),  # the seat's margin over the score scale (Game.margins)
                         "episode": {"r": round(float(self._returns[i]), 6), "l": int(self._lengths[i]),
                                     "t": round(time.time() - self._start, 6)}}
             self._returns[i], self._lengths[i] = 0.0, 0

@@ -117,7 +117,7 @@ DEFAULTS: dict[str, Any] = {
     "epochs": 4, "lr": 1e-3, "batch_size": 256, "value_weight": 1.0, "net": [256, 256],
     "eval_games": 120, "eval_seed": EVAL_SEED, "warm_start": 0, "warm_epochs": 3,
 }
-WARM_DEFAULTS = {"warm_start": 0, "warm_epochs": 3}  # what a run made before the warm start had
+WARM_DEFAULTS = {key: DEFAULTS[key] for key in ("warm_start", "warm_epochs")}  # a run made before the warm start
 RANGES: dict[str, Bounds] = {
     "seed": SEEDS, "iterations": Bounds(int, 1, 10**6), "games": Bounds(int, 1, 10**7), "workers": Bounds(int, 1, 256),
     "temperature": Bounds(float, 0, 100, above=True), "window": Bounds(int, 1, 1000), "epochs": Bounds(int, 1, 1000),

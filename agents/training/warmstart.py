@@ -6,7 +6,8 @@ correct it: :func:`heuristic_examples` steps the batch with the heuristic in eve
 seat following the advice the batch writes for it (the heuristic's choice, the same as
 :class:`agents.players.features.Featurizer` writes), and keeps each of the learner's decisions with a choice:
 its raw observation (the network never reads the advice), its mask, the heuristic's action as the policy
-target and the game's outcome for that seat as the value target, squashed as the search squashes its rewards.
+target and the game's outcome for that seat (its margin, :meth:`sobek_env.game.Game.margins`) as the value
+target, squashed as the search squashes its rewards.
 """
 
 from __future__ import annotations
@@ -35,7 +36,6 @@ def heuristic_examples(game: str, players: int, mode: str, decisions: int, seed:
     table = load_game(game).table(players, mode)
     featurize = Featurizer(ADVICE, table)
     base, (low, high) = featurize.base, featurize.advice_slice
-    scale = REWARD_POINTS_SHARE * table.game.score_scale
     env = NativeTrainingEnv(config, NUM_GAMES, seed=seed)
     rows = env.reset()
     game_of = np.arange(NUM_GAMES)  # the game each slot plays, numbered as dealt
@@ -54,10 +54,8 @@ def heuristic_examples(game: str, players: int, mode: str, decisions: int, seed:
                            game_of[choice].astype(np.int32)))
             per_game += choice
             rows, _, dones, infos = env.step(actions)
-            for i in np.flatnonzero(dones).tolist():
-                scores, seat = infos[i]["scores"], infos[i]["seat"]
-                margin = scores[seat] - max(s for q, s in enumerate(scores) if q != seat)
-                outcomes[int(game_of[i])] = math.tanh(margin / scale)
+            for i in np.flatnonzero(dones).tolist():  # the game's own margin (Kleopatra's eaten seats count 0)
+                outcomes[int(game_of[i])] = math.tanh(infos[i]["lead"] / REWARD_POINTS_SHARE)
                 kept += int(per_game[i])
                 per_game[i] = 0
                 game_of[i] = dealt
