@@ -202,14 +202,16 @@ class ISMCTSAgent(SeededAgent):
             if policy is not None:
                 policy.seed(self.rng.getrandbits(63))
         root = Node()
+        # top (paired mode): the network's legal actions, its choice (the hint) first, from one forward pass
+        ranked = self._guide.ranked(root_state) if self.top else None
         if self.late or self.mode == "paired":
-            root.hint = -1 if self._guide is None else self._guide_act(root_state)
+            root.hint = ranked[0] if ranked else -1 if self._guide is None else self._guide_act(root_state)
             if self.late and self.table.game.progress(root_state) < self.late:
                 self.last_simulations, self.last_visits, self.last_means, self.last_steps = 0, {}, {}, 0
                 return root.hint
         if self.mode == "paired":
-            if self.top:  # the network's most probable actions, its choice first
-                legal = sorted(self._guide.ranked(root_state)[:self.top])
+            if ranked:
+                legal = sorted(ranked[:self.top])
             return self._paired(root_state, legal, root.hint)
         done = 0
         for _ in self._budget():
