@@ -136,19 +136,25 @@ def engine_loop(game: Game, num_players: int, engine: str = "python") -> Loop:
     return whole_games(play)
 
 
+def first_legal_steps(budget: float, num_envs: int, masks: Callable[[], np.ndarray],
+                      step: Callable[[np.ndarray], np.ndarray]) -> Figure:
+    """Step a batch of ``num_envs`` games, the learner taking its first legal action in each (``step`` returns
+    which games ended), until ``budget`` CPU seconds have passed and a game has ended."""
+    steps = games = 0
+    start = CLOCK()
+    while CLOCK() - start < budget or not games:
+        games += int(step(masks().argmax(axis=1)).sum())
+        steps += num_envs
+    return Figure(steps, games, CLOCK() - start)
+
+
 def vector_loop(game: Game, num_players: int, num_envs: int = 64) -> Loop:
     """``vector_env`` against random opponents, the learner taking its first legal action in every game."""
 
     def run(budget: float) -> Figure:
         venv = sobek_env.vector_env(game=game, num_envs=num_envs, num_players=num_players, seed=SEED)
         venv.reset()
-        steps = games = 0
-        start = CLOCK()
-        while CLOCK() - start < budget or not games:
-            _, _, terminated, _, _ = venv.step(venv.action_masks().argmax(axis=1))
-            steps += num_envs
-            games += int(terminated.sum())
-        return Figure(steps, games, CLOCK() - start)
+        return first_legal_steps(budget, num_envs, venv.action_masks, lambda actions: venv.step(actions)[2])
 
     return run
 
@@ -172,14 +178,8 @@ def training_loop(game: Game, num_players: int, native: bool) -> Loop:
             venv = MasksFromInfo(DummyVecEnv([env_factory(config, ()) for _ in range(8)]))
             venv.seed(SEED)
         venv.reset()
-        steps = games = 0
-        start = CLOCK()
-        while CLOCK() - start < budget or not games:
-            masks = venv.action_masks() if native else np.array(venv.masks)
-            _, _, dones, _ = venv.step(masks.argmax(axis=1))
-            steps += venv.num_envs
-            games += int(dones.sum())
-        figure = Figure(steps, games, CLOCK() - start)
+        masks = venv.action_masks if native else lambda: np.array(venv.masks)
+        figure = first_legal_steps(budget, venv.num_envs, masks, lambda actions: venv.step(actions)[2])
         venv.close()
         return figure
 
