@@ -210,7 +210,7 @@ def from_document(doc: Any) -> GameState:
     scores = D.array(D.get(doc, "scores", ""), "scores", n, n)
     s.markers = [D.integer(v, f"scores[{p}]", 0, MAX_SCORE) for p, v in enumerate(scores)]
     s.over = D.boolean(doc.get("over", False), "over")
-    if s.over and s.round != ROUNDS and not (s.round == EARLY_END_ROUND and max(s.markers) > EARLY_END_SCORE):
+    if s.over and not s.ends_with_this_round():
         raise fail("over", f"cannot be true in round {s.round} with the best score {max(s.markers)}: the game ends "
                            f"after round {ROUNDS}, or after round {EARLY_END_ROUND} with a score over "
                            f"{EARLY_END_SCORE} (rules §9)")

@@ -462,6 +462,11 @@ class GameState(PhasedState):
                 return
         self._score_round()
 
+    def ends_with_this_round(self) -> bool:
+        """rules §9: whether the game ends once the round in progress is scored (the last round, or the second
+        with a score over 100), given the scores after it."""
+        return self.round == ROUNDS or (self.round == EARLY_END_ROUND and max(self.markers) > EARLY_END_SCORE)
+
     def _score_round(self) -> None:
         """rules §5 and §8: leftover hands to the piles, scoring, the penalty, then §9 or a new round."""
         rules, n = self.rules, self.rules.num_players
@@ -498,7 +503,7 @@ class GameState(PhasedState):
         if any(penalty):
             self.emit("round:penalised")
         self.pending = None
-        if self.round == ROUNDS or (self.round == EARLY_END_ROUND and max(self.markers) > EARLY_END_SCORE):
+        if self.ends_with_this_round():
             self.over = True  # rules §9: the table stays as it was scored
             self.emit("end:normal" if self.round == ROUNDS else "end:early")
             self.emit("end:shared-victory" if len(self.winners) > 1 else "end:sole-winner")
