@@ -20,7 +20,16 @@ import agents
 import sobek_env
 from agents.players.net import read_net
 from agents.sobek import PYTHON_BASELINES
-from agents.training.exit import DEFAULTS, Examples, ExitRun, Labeller, guided_by_net, soft_target
+from agents.training.exit import (
+    DEFAULTS,
+    Examples,
+    ExitRun,
+    Labeller,
+    WarmExamples,
+    guided_by_net,
+    soft_target,
+    training_data,
+)
 from agents.training.sb3 import main as train_main
 from agents.training.warmstart import heuristic_examples
 
@@ -57,6 +66,57 @@ def test_kleopatra_games_are_labelled_where_the_search_ran_and_by_the_heuristic_
     one_hot = np.isclose(targets.max(axis=1), 1, atol=1e-3)
     assert one_hot[~searched].all()  # before the late game: the heuristic's choice
     assert (np.abs(examples.outcomes) <= 1).all() and len(set(examples.outcomes.tolist())) == 1  # one seat's outcome
+
+
+class Searched:
+    """What a search leaves after a decision (``last_means``, ``last_visits``), for labelling by hand."""
+
+    def __init__(self, means: dict[int, float]) -> None:
+        self.last_means, self.last_visits = means, {a: 8 for a in means}
+
+
+def test_the_played_target_is_the_action_the_search_played_not_its_best_mean() -> None:
+    """``--target played``: the paired search keeps its guide's choice unless another action beats it
+    significantly, so the action it played, not the noisiest best mean, is the lesson; unsearched decisions
+    keep the heuristic's choice."""
+    config = {**DEFAULTS, "players": 2, "seed": 1, "target": "played"}
+    labeller = Labeller(config)
+    env = sobek_env.env(num_players=2)
+    env.reset(seed=3)
+    observation = env.last()[0]
+    legal = np.flatnonzero(observation["action_mask"]).tolist()
+    assert len(legal) > 2
+    means = {a: 0.1 * i for i, a in enumerate(legal)}  # the last legal action has the best mean
+    _, _, target, weight, value = labeller.label(Searched(means), observation, legal[0])
+    assert weight == 1 and target[legal[0]] == 1 and target.sum() == 1 and value == means[legal[0]]
+    _, _, target, weight, value = labeller.label(Searched({}), observation, legal[1])
+    heuristic = agents.make("heuristic", game="sobek", num_players=2)
+    assert weight == 1 and target[heuristic.act(observation)] == 1 and target.sum() == 1 and np.isnan(value)
+    means_config = Labeller({**config, "target": "means"})
+    _, _, target, _, _ = means_config.label(Searched(means), observation, legal[0])
+    assert target.argmax() == legal[-1]
+
+
+def test_a_warm_share_mixes_a_seeded_sample_of_the_warm_start_into_each_iteration(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    run(*TINY, "--iterations", "1", "--warm-start", "2000", "--warm-epochs", "1", "--warm-share", "0.75",
+        "--warm-lr", "0.003", "--lr", "0.0001", "--out", str(out))
+    config = json.loads((out / "config.json").read_text())
+    assert config["warm_share"] == 0.75 and config["warm_lr"] == 0.003
+    window, warm = data_of(out, 1), data_of(out, 0)
+    mixed = training_data(ExitRun(out), config, 1, WarmExamples())
+    assert len(mixed) == 4 * len(window)  # the warm start's examples make three quarters of the whole
+    assert np.array_equal(mixed.observations[:len(window)], window.observations)
+    drawn = {row.tobytes() for row in mixed.observations[len(window):]}
+    assert len(drawn) > len(window) and drawn <= {row.tobytes() for row in warm.observations}
+    again = training_data(ExitRun(out), config, 1, WarmExamples())
+    assert np.array_equal(again.targets, mixed.targets)  # seeded
+    other = training_data(ExitRun(out), {**config, "seed": 8}, 1, WarmExamples())
+    assert not np.array_equal(other.observations, mixed.observations)  # another seed, another sample
+    checkpoint = read_net(out / "checkpoints" / "iter_0001" / "model.zip", with_optimizer=True)[2]
+    assert checkpoint["param_groups"][0]["lr"] == 0.0001  # the search's iterations train at --lr
+    unmixed = training_data(ExitRun(out), {**config, "warm_share": 0.0}, 1, WarmExamples())
+    assert len(unmixed) == len(window)
 
 
 def test_skipped_early_decisions_carry_no_policy_target() -> None:
@@ -147,6 +207,9 @@ def test_resuming_passes_over_a_damaged_checkpoint_to_the_one_before(tmp_path: P
     (["--opponents", "nobody"], "unknown agent 'nobody'"),
     (["--net", "0"], "must be comma-separated positive layer sizes"),
     (["--players", "5"], "Sobek is for 2 to 4 players, got 5"),
+    (["--warm-share", "1"], "must be a number from 0 to 0.99, got 1"),
+    (["--warm-lr", "0"], "--warm-lr: "),
+    (["--target", "best"], "invalid choice: 'best'"),
 ])
 def test_bad_options_stop_with_one_line_and_write_nothing(tmp_path: Path, capsys, args: list[str],
                                                            message: str) -> None:

@@ -10,21 +10,23 @@ first learns N of the heuristic's decisions, played in the native training batch
 
 1. **Labels.** ``--games`` games are played on ``--workers`` processes. In game g the learner's seat (g mod
    players) is played by the expert, ``--expert`` (default ``ismcts``: the game's search setting); every other
-   seat by an opponent drawn from ``--opponents`` (``self``: the expert again, labelled too). Each decision of
-   an expert seat with a choice becomes an example: the seat's observation, its legal actions, a policy target
-   and value targets. Where the search ran, the policy target is ``softmax(means / --temperature)`` of its mean
-   reward per root action (``last_means``; ``--target visits``: its visit counts); where it did not (before the
-   setting's ``late`` share of the game it plays its guide's choice), the heuristic's choice is the target
-   (``--early heuristic``) or there is none (``--early skip``). The value targets are the seat's outcome (the
-   final margin squashed as the search squashes its rewards, ``tanh(margin / (squash * score_scale))``) and
+   seat by an opponent drawn from ``--opponents`` (``self``: the expert again, labelled too). Each decision of an
+   expert seat with a choice becomes an example: the seat's observation, its legal actions, a policy target and
+   value targets. Where the search ran, the policy target is ``softmax(means / --temperature)`` of its mean reward
+   per root action (``last_means``; ``--target visits``: its visit counts; ``--target played``: the action it
+   played, which in paired mode is its guide's choice unless another beat it significantly); where it did not
+   (before the setting's ``late`` share of the game it plays its guide's choice), the heuristic's choice is the
+   target (``--early heuristic``) or there is none (``--early skip``). The value targets are the seat's outcome
+   (the final margin squashed as the search squashes its rewards, ``tanh(margin / (squash * score_scale))``) and
    the search's mean for the action it played; ``--value`` picks one or their average. The examples go to
    ``data/iter_NNNN.npz`` (float16 observations and targets).
-2. **Training.** The network (:mod:`agents.players.net`: an MLP over the raw observation with a masked policy
-   head and a value head) is trained on the last ``--window`` iterations' examples: ``--epochs`` passes in
-   minibatches, cross-entropy against the policy targets plus ``--value-weight`` times the value's squared
-   error, Adam (its state carried over iterations), seeded. Before it trains, its figures on the new
-   iteration's examples (which it has not seen) are logged: how often its choice is the target's best, and
-   both losses.
+2. **Training.** The network (:mod:`agents.players.net`: an MLP over the raw observation with a masked policy head
+   and a value head) is trained on the last ``--window`` iterations' examples, and with ``--warm-share F`` a
+   seeded sample of the warm start's making F of the whole (so the search's few labels correct the heuristic's
+   many instead of replacing them): ``--epochs`` passes at ``--lr`` (the warm start at ``--warm-lr``) in
+   minibatches, cross-entropy against the policy targets plus ``--value-weight`` times the value's squared error,
+   Adam (its state carried over iterations), seeded. Before it trains, its figures on the new iteration's examples
+   (which it has not seen) are logged: how often its choice is the target's best, and both losses.
 3. **Evaluation.** The network alone plays ``--eval-games`` games against heuristics in every other seat, and
    the heuristic plays the same deals in its seats (seats rotating, the same seeds each iteration): its share of
    the wins, the heuristic's, the paired difference with its 95% interval (:func:`agents.analysis.paired.compare`)
@@ -102,7 +104,7 @@ from sobek_env.registry import GAMES, load_game
 
 WARM_EXPERT = "heuristic (warm start)"  # iteration 0's labeller, in eval.csv
 SELF = "self"  # an opponent that is the expert itself, its decisions labelled too
-TARGETS = ("means", "visits")
+TARGETS = ("means", "visits", "played")
 EARLY = ("heuristic", "skip")
 VALUES = ("outcome", "search", "both")
 GUIDANCE = ("auto", "always", "never")  # when the network guides the expert
@@ -115,15 +117,17 @@ DEFAULTS: dict[str, Any] = {
     "workers": 1, "expert": "ismcts", "opponents": ["heuristic", SELF], "guide": "auto",
     "target": "means", "temperature": 0.05, "early": "heuristic", "value": "outcome", "window": 3,
     "epochs": 4, "lr": 1e-3, "batch_size": 256, "value_weight": 1.0, "net": [256, 256],
-    "eval_games": 120, "eval_seed": EVAL_SEED, "warm_start": 0, "warm_epochs": 3,
+    "eval_games": 120, "eval_seed": EVAL_SEED, "warm_start": 0, "warm_epochs": 3, "warm_lr": None,
+    "warm_share": 0.0,
 }
-WARM_DEFAULTS = {key: DEFAULTS[key] for key in ("warm_start", "warm_epochs")}  # a run made before the warm start
+# a run made before these fields had them so
+WARM_DEFAULTS = {key: DEFAULTS[key] for key in ("warm_start", "warm_epochs", "warm_lr", "warm_share")}
 RANGES: dict[str, Bounds] = {
     "seed": SEEDS, "iterations": Bounds(int, 1, 10**6), "games": Bounds(int, 1, 10**7), "workers": Bounds(int, 1, 256),
     "temperature": Bounds(float, 0, 100, above=True), "window": Bounds(int, 1, 1000), "epochs": Bounds(int, 1, 1000),
     "lr": LEARNING_RATES, "batch_size": Bounds(int, 1, 2**20), "value_weight": Bounds(float, 0, 100),
     "eval_games": Bounds(int, 0, 10**6), "eval_seed": SEEDS, "warm_start": Bounds(int, 0, 10**8),
-    "warm_epochs": Bounds(int, 1, 1000),
+    "warm_epochs": Bounds(int, 1, 1000), "warm_share": Bounds(float, 0, 0.99),
 }
 CHOICES: dict[str, tuple[str, ...]] = {"game": GAMES, "mode": ("original", "memory"), "target": TARGETS,
                                        "early": EARLY, "value": VALUES, "guide": GUIDANCE}
@@ -181,6 +185,12 @@ def build_parser() -> TrainingParser:
                              f"batch (iteration 0; default {d['warm_start']}: none)")
     parser.add_argument("--warm-epochs", type=RANGES["warm_epochs"], metavar="N",
                         help=f"passes over the warm start's decisions (default {d['warm_epochs']})")
+    parser.add_argument("--warm-lr", type=LEARNING_RATES, metavar="LR",
+                        help="Adam's learning rate in the warm start (default: --lr); --lr then applies to the "
+                             "search's iterations")
+    parser.add_argument("--warm-share", type=RANGES["warm_share"], metavar="F",
+                        help="share of each later iteration's training examples drawn from the warm start's (a "
+                             f"seeded sample beside the --window; default {d['warm_share']}: none)")
     parser.add_argument("--eval-games", type=RANGES["eval_games"], metavar="N",
                         help=f"evaluation games per iteration (0: none; default {d['eval_games']})")
     return parser
@@ -204,6 +214,11 @@ def check_config(config: dict) -> None:
             bounds.check(config[key])
         except ValueError as exc:
             raise ValueError(f"{key} {exc}") from None
+    if config["warm_lr"] is not None:
+        try:
+            LEARNING_RATES.check(config["warm_lr"])
+        except ValueError as exc:
+            raise ValueError(f"warm_lr {exc}") from None
     game = load_game(config["game"])
     if isinstance(config["players"], bool) or config["players"] not in game.player_counts:
         raise ValueError(f"{game.title} is for {game.min_players} to {game.max_players} players, "
@@ -298,6 +313,10 @@ class Examples:
         except (OSError, KeyError, ValueError) as exc:
             raise ValueError(f"{str(path)!r} is not a data file of this run ({exc})") from None
 
+    def take(self, rows: np.ndarray) -> Examples:
+        """The examples at ``rows``."""
+        return Examples(*(getattr(self, f)[rows] for f in self.__dataclass_fields__))
+
     def value_targets(self, value: str) -> np.ndarray:
         """The value target of each example (``--value``), the outcome where the search did not run."""
         if value == "outcome":
@@ -383,7 +402,9 @@ class Labeller:
         size = self.table.game.num_actions
         means, visits = agent.last_means, agent.last_visits
         target, weight, value = np.zeros(size, dtype=np.float32), 1, math.nan
-        if means and self.config["target"] == "means":
+        if (means or visits) and self.config["target"] == "played":
+            target[action] = 1.0
+        elif means and self.config["target"] == "means":
             target = soft_target(means, size, self.config["temperature"])
         elif visits:
             total = sum(visits.values())
@@ -450,9 +471,11 @@ def label_games(config: dict, iteration: int, expert: str, progress: bool = True
 
 
 def train_net(net: PolicyValueNet, optimizer: torch.optim.Optimizer, data: Examples, config: dict,
-              iteration: int, epochs: int | None = None) -> dict[str, float]:
-    """``epochs`` (default ``config["epochs"]``) passes of Adam over ``data`` in minibatches, seeded by the
-    iteration; the last pass's mean losses."""
+              iteration: int, epochs: int | None = None, lr: float | None = None) -> dict[str, float]:
+    """``epochs`` (default ``config["epochs"]``) passes of Adam at ``lr`` (default ``config["lr"]``) over
+    ``data`` in minibatches, seeded by the iteration; the last pass's mean losses."""
+    for group in optimizer.param_groups:  # a checkpoint's optimizer state carries the rate it was saved with
+        group["lr"] = config["lr"] if lr is None else lr
     generator = np.random.default_rng([config["seed"], iteration, 1])
     torch.manual_seed(int(generator.integers(2**31)))
     # kept in float16 and widened a minibatch at a time: a window of a long run holds millions of observations
@@ -627,9 +650,30 @@ def guided_by_net(config: dict, run: ExitRun, iteration: int) -> bool:
         return False
 
 
-def window_data(run: ExitRun, iteration: int, window: int) -> Examples:
-    """The examples of the last ``window`` iterations up to ``iteration``."""
-    return Examples.join([Examples.load(run.data(i)) for i in range(max(1, iteration - window + 1), iteration + 1)])
+def training_data(run: ExitRun, config: dict, iteration: int, warm: WarmExamples) -> Examples:
+    """What ``iteration`` trains on: the examples of the last ``--window`` iterations up to it, and with
+    ``--warm-share F`` a seeded sample of the warm start's examples making F of the whole."""
+    first = max(1, iteration - config["window"] + 1)
+    window = Examples.join([Examples.load(run.data(i)) for i in range(first, iteration + 1)])
+    share = config["warm_share"]
+    if not share or not config["warm_start"]:
+        return window
+    pool = warm.get(run)
+    wanted = min(len(pool), round(len(window) * share / (1 - share)))
+    rows = np.sort(np.random.default_rng([config["seed"], iteration, 3]).choice(len(pool), wanted, replace=False))
+    return Examples.join([window, pool.take(rows)])
+
+
+class WarmExamples:
+    """The warm start's examples (iteration 0's data file), read once for all the iterations that sample it."""
+
+    def __init__(self) -> None:
+        self.examples: Examples | None = None
+
+    def get(self, run: ExitRun) -> Examples:
+        if self.examples is None:
+            self.examples = Examples.load(run.data(0))
+        return self.examples
 
 
 def train(config: dict, out: Path, resume: bool, progress: bool = True) -> Path:
@@ -679,18 +723,20 @@ def train(config: dict, out: Path, resume: bool, progress: bool = True) -> Path:
         writer.flush()
         tqdm.write(summary(row))
 
+    warm = WarmExamples()
     try:
         if state is None and config["warm_start"]:  # iteration 0: the heuristic's play, in bulk
             if run.data(0).is_file():
-                data = Examples.load(run.data(0))
+                data = warm.examples = Examples.load(run.data(0))
             else:
                 data = Examples(**heuristic_examples(
                     config["game"], config["players"], config["mode"], config["warm_start"],
                     int(np.random.default_rng([config["seed"], 0, 2]).integers(2**62))))
                 run.data(0).parent.mkdir(parents=True, exist_ok=True)
                 data.save(run.data(0))
+                warm.examples = data
             fresh = measure(net, data, config["value"])
-            figures = train_net(net, optimizer, data, config, 0, config["warm_epochs"])
+            figures = train_net(net, optimizer, data, config, 0, config["warm_epochs"], config["warm_lr"])
             close_iteration(0, WARM_EXPERT, data, fresh, figures)
         for iteration in range(done + 1, config["iterations"] + 1):
             expert = config["expert"]
@@ -703,7 +749,7 @@ def train(config: dict, out: Path, resume: bool, progress: bool = True) -> Path:
                 run.data(iteration).parent.mkdir(parents=True, exist_ok=True)
                 data.save(run.data(iteration))
             fresh = measure(net, data, config["value"])
-            figures = train_net(net, optimizer, window_data(run, iteration, config["window"]), config, iteration)
+            figures = train_net(net, optimizer, training_data(run, config, iteration, warm), config, iteration)
             close_iteration(iteration, expert, data, fresh, figures)
     finally:
         writer.close()
