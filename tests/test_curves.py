@@ -44,3 +44,26 @@ def test_a_file_that_is_not_a_run_log_is_refused_naming_it(tmp_path: Path, text:
     assert exit_info.value.code == 2
     assert re.search(message, capsys.readouterr().err)
     assert not (tmp_path / "curve.png").exists()
+
+
+EXIT_LOG = ("iteration,expert,decisions,heuristic_share,heuristic_low,heuristic_high,heuristic_baseline,"
+            "random_share,random_low,random_high,cpu_hours\n"
+            "0,heuristic (warm start),3000000,0.47,0.42,0.52,0.51,1.0,0.99,1.0,0.36\n"
+            "1,ismcts,3050000,,,,,,,,0.7\n"
+            "2,ismcts,3100000,0.53,0.48,0.58,0.51,1.0,0.99,1.0,1.1\n")
+
+
+def test_an_expert_iteration_log_is_drawn_over_cpu_hours(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    log = tmp_path / "eval.csv"
+    log.write_text(EXIT_LOG)
+    rows = read_curve(log)
+    assert [row["cpu_hours"] for row in rows] == [0.36, 1.1]  # the iteration not evaluated is left out
+    assert rows[1]["heuristic_win_rate"] == 0.53 and rows[1]["heuristic_baseline"] == 0.51
+    out = tmp_path / "curve.png"
+    main(["--out", str(out), f"2p={log}"])  # no --x: CPU hours, since the log has no steps
+    assert out.read_bytes().startswith(b"\x89PNG")
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--out", str(tmp_path / "mixed.png"), f"net={log}", f"PPO={SB3_LOG}"])
+    assert exit_info.value.code == 2
+    assert "the curve 'PPO' has no column 'cpu_hours' for --x cpu-hours" in capsys.readouterr().err
+    assert not (tmp_path / "mixed.png").exists()
