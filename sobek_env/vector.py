@@ -21,7 +21,8 @@ Where the game's native engine was built and every opponent is ``"random"``, the
 one call for all of them (``NativeBatch``, the GIL released), drawing exactly as the Python path does: the same
 seeds give the same games, observations and rewards on either path (``engine="python"`` forces the Python one).
 ``num_threads=2`` shares the games of that call out among two threads (each game touches only its own state and
-rows, so the results are the same for any number of threads); the Python path ignores it.
+rows, so the results are the same for any number of threads), started at the first call and kept waiting
+between calls; the Python path ignores it.
 """
 
 from __future__ import annotations

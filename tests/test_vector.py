@@ -3,6 +3,7 @@ exactly what the AEC environment shows it, with rewards as the AEC environment g
 
 from __future__ import annotations
 
+import multiprocessing
 import numpy as np
 import pytest
 from gymnasium.vector import VectorEnv
@@ -169,6 +170,40 @@ def test_threads_step_the_same_games(game: str) -> None:
     one = _run(game, "native", steps, **kwargs)
     assert _run(game, "native", steps, num_threads=2, **kwargs) == one
     assert _run(game, "native", 40, num_threads=16, **kwargs) == one[:41]  # more threads than games
+
+
+def _steps(venv: VectorEnv, steps: int) -> list[bytes]:
+    rng = np.random.default_rng(3)
+    out = []
+    for _ in range(steps):
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in venv.action_masks()])
+        obs, rewards, terminated, _, _ = venv.step(actions)
+        out.append(obs.tobytes() + rewards.tobytes() + terminated.tobytes())
+    return out
+
+
+def _child_steps(venv: VectorEnv, steps: int, pipe) -> None:
+    pipe.send(_steps(venv, steps))
+
+
+def test_a_forked_process_steps_a_threaded_batch_on_threads_of_its_own() -> None:
+    """The batch's worker threads are kept between calls; a child forked after they started has none of
+    them, so it starts its own: it steps the same games as its parent, and the parent's threads go on."""
+    venv = sobek_env.vector_env(game="sobek", num_envs=6, num_threads=2, seed=2)
+    venv.reset()
+    _steps(venv, 20)  # the threads are running
+    context = multiprocessing.get_context("fork")
+    receive, send = context.Pipe(duplex=False)
+    child = context.Process(target=_child_steps, args=(venv, 30, send))
+    child.start()
+    try:
+        assert receive.poll(60), "the forked child did not step its batch"
+        theirs = receive.recv()
+        child.join(10)
+        assert child.exitcode == 0
+    finally:
+        child.kill()
+    assert _steps(venv, 30) == theirs
 
 
 @pytest.mark.parametrize("game", sobek_env.GAMES)

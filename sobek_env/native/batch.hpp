@@ -18,16 +18,17 @@
 //   static double margin(const State&, int seat);   once over: the game's margin in points
 //   static void encode(const State&, int seat, bool memory, float* out);   thread-safe
 //
-// With num_threads > 1 the games are shared out in contiguous blocks, one per thread: a game touches only
-// its own state, generators and rows of the arrays, so the results are the same for any number of threads.
+// With num_threads > 1 the games are shared out in contiguous blocks, one per thread of the batch's pool
+// (pool.hpp: started once, kept between calls): a game touches only its own state, generators and rows of
+// the arrays, so the results are the same for any number of threads.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
-#include <thread>
 #include <vector>
 
+#include "pool.hpp"
 #include "pyrandom.hpp"
 
 namespace sobek_native {
@@ -45,7 +46,7 @@ class Batch {
           double score_scale, const State& prototype, int num_threads)
         : num_envs_(num_envs), num_players_(num_players), size_(observation_size), memory_(memory),
           reward_mode_(reward_mode), fixed_seat_(fixed_seat), scale_(score_scale), prototype_(prototype),
-          threads_(std::max(1, std::min(num_threads, num_envs))), states_(num_envs), seeders_(num_envs),
+          pool_(std::max(1, std::min(num_threads, num_envs))), states_(num_envs), seeders_(num_envs),
           chance_(num_envs), seats_(num_envs, 0) {}
 
     int num_envs() const { return num_envs_; }
@@ -97,24 +98,21 @@ class Batch {
     int reward_mode_, fixed_seat_;
     double scale_;
     State prototype_;
-    int threads_;
+    ThreadPool pool_;
     std::vector<State> states_;
     std::vector<PyRandom> seeders_, chance_;
     std::vector<int> seats_;
 
-    // game(i) for every game, the games shared out in contiguous blocks among the threads (this one included).
+    // game(i) for every game, the games shared out in contiguous blocks among the pool's threads (this one
+    // included).
     template <class F>
     void share_out(const F& game) {
-        auto block = [&](int t) {
-            int lo = static_cast<int>(static_cast<int64_t>(num_envs_) * t / threads_);
-            int hi = static_cast<int>(static_cast<int64_t>(num_envs_) * (t + 1) / threads_);
+        const int threads = pool_.threads();
+        pool_.run([&](int t) {
+            int lo = static_cast<int>(static_cast<int64_t>(num_envs_) * t / threads);
+            int hi = static_cast<int>(static_cast<int64_t>(num_envs_) * (t + 1) / threads);
             for (int i = lo; i < hi; ++i) game(i);
-        };
-        std::vector<std::thread> others;
-        others.reserve(threads_ - 1);
-        for (int t = 1; t < threads_; ++t) others.emplace_back(block, t);
-        block(0);
-        for (std::thread& other : others) other.join();
+        });
     }
 
     void deal(int i) {
