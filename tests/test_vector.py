@@ -4,6 +4,7 @@ exactly what the AEC environment shows it, with rewards as the AEC environment g
 from __future__ import annotations
 
 import multiprocessing
+
 import numpy as np
 import pytest
 from gymnasium.vector import VectorEnv
