@@ -12,7 +12,7 @@ predicates below. Nothing else decides visibility.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from ..game import check_observation_mode
@@ -32,6 +32,7 @@ from .catalogue import (
     SET_SLOTS,
     TAKE_WINDOW,
     TOKENS,
+    Rules,
     backs_of,
     symbol_at,
 )
@@ -76,41 +77,41 @@ class View:
     and some are left); ``vizier_pile`` while he searches it."""
 
     num_players: int
-    hand: list[int] = field(default_factory=_zeros)
-    pile: list[int] = field(default_factory=_zeros)
-    nile: list[int] = field(default_factory=list)
-    deck: int = 0
-    round: int = 1
-    scores: list[int] = field(default_factory=list)
-    to_move: int = 0
-    first_player: int = 0
-    track_symbol: list[int] = field(default_factory=list)
-    hand_backs: list[list[int]] = field(default_factory=list)
-    pile_backs: list[list[int]] = field(default_factory=list)
-    curses: list[int] = field(default_factory=list)
-    sets: list[list[list[int]]] = field(default_factory=list)
-    set_cards: list[list[int]] = field(default_factory=list)
-    set_points: list[int] = field(default_factory=list)
-    horizontal: list[list[int]] = field(default_factory=list)
-    known_hands: list[list[int]] = field(default_factory=list)
-    known_piles: list[list[int]] = field(default_factory=list)
-    tokens_left: int = 0
-    used_tokens: list[int] = field(default_factory=lambda: _zeros(NUM_TOKEN_KINDS))
-    token_choice: list[int] = field(default_factory=lambda: _zeros(NUM_TOKEN_KINDS))
-    tokens_known: list[int] | None = None
-    discard: list[int] = field(default_factory=_zeros)
-    vizier_pile: list[int] = field(default_factory=_zeros)
-    building: list[int] = field(default_factory=_zeros)
-    phase: str | None = None
-    phase_goods: int = -1
-    phase_target: int = -1
-    guild_symbol: int = -1
-    last_points: list[int] = field(default_factory=list)
-    last_corruption: list[int] = field(default_factory=list)
-    last_curses: list[int] = field(default_factory=list)
-    last_most_corrupt: list[int] = field(default_factory=list)
-    last_penalty: list[int] = field(default_factory=list)
-    last_horizontal: list[list[int]] = field(default_factory=list)
+    hand: list[int]
+    pile: list[int]
+    nile: list[int]
+    deck: int
+    round: int
+    scores: list[int]
+    to_move: int
+    first_player: int
+    track_symbol: list[int]
+    hand_backs: list[list[int]]
+    pile_backs: list[list[int]]
+    curses: list[int]
+    sets: list[list[list[int]]]
+    set_cards: list[list[int]]
+    set_points: list[int]
+    horizontal: list[list[int]]
+    known_hands: list[list[int]]
+    known_piles: list[list[int]]
+    tokens_left: int
+    used_tokens: list[int]
+    token_choice: list[int]
+    tokens_known: list[int] | None
+    discard: list[int]
+    vizier_pile: list[int]
+    building: list[int]
+    phase: str | None
+    phase_goods: int
+    phase_target: int
+    guild_symbol: int
+    last_points: list[int]
+    last_corruption: list[int]
+    last_curses: list[int]
+    last_most_corrupt: list[int]
+    last_penalty: list[int]
+    last_horizontal: list[list[int]]
 
 
 def chooses_token(s: GameState, seat: int) -> bool:
@@ -132,7 +133,7 @@ def searched_pile(s: GameState, seat: int) -> int | None:
     return None
 
 
-def _sets_of(own: list[TableSet | None], rules: Any) -> tuple[list[list[int]], list[int], int, int]:
+def _sets_of(own: list[TableSet | None], rules: Rules) -> tuple[list[list[int]], list[int], int, int]:
     """One player's sets: (cards, scarabs, Prosperity tokens) per slot, their cards per kind, what they score
     now and their Prosperity tokens."""
     row, cards, points, prosperity = [[0, 0, 0] for _ in SET_SLOTS], _zeros(), 0, 0
