@@ -367,7 +367,7 @@ def _nile(c: Canvas, s: GameState) -> None:
 def _seat_panel(c: Canvas, s: GameState, p: int, views: dict[int, View], seat: int, memory: bool,
                 top: int) -> None:
     rules = s.rules
-    i, viewer = (p - seat) % s.rules.num_players, views[seat]  # p's relative seat in the viewer's View
+    relative, viewer = (p - seat) % s.rules.num_players, views[seat]  # p's seat in the viewer's View
     colour = SEAT_COLOURS[p]
     acting = p == s.current_player and not s.over
     if acting:
@@ -381,7 +381,7 @@ def _seat_panel(c: Canvas, s: GameState, p: int, views: dict[int, View], seat: i
     c.text((30, top + 46), f"{s.markers[p]}", 24, INK, bold=True)
     c.text((30, top + 74), "points", 9, MUTED)
     own = views.get(p)
-    pile = sum(own.pile) if own is not None else sum(viewer.pile_backs[i]) if memory else None
+    pile = sum(own.pile) if own is not None else sum(viewer.pile_backs[relative]) if memory else None
     # the corruption pile: a face-down stack, its size when the seat may know it (rules §10)
     c.box((96, top + 44, 126, top + 84), fill=(90, 70, 60), outline=(40, 30, 25), radius=3)
     c.text((111, top + 64), "?" if pile is None else str(pile), 13, WHITE, bold=True, anchor="mm")
@@ -400,9 +400,9 @@ def _seat_panel(c: Canvas, s: GameState, p: int, views: dict[int, View], seat: i
             if k:
                 draw_back(c, end, y, b, count=k)
                 end += MINI[0] + 5
-        if memory and any(viewer.known_hands[i - 1]):  # a row per opponent (rules §10, memory mode)
+        if memory and any(viewer.known_hands[relative - 1]):  # a row per opponent (rules §10, memory mode)
             end += c.text((end + 4, y + 18), "remembered:", 9, MUTED, anchor="lm") + 10
-            end = kinds_row(c, end, y, viewer.known_hands[i - 1], rules, 700)
+            end = kinds_row(c, end, y, viewer.known_hands[relative - 1], rules, 700)
     # the corruption pile's cards, where the seat sees or remembers them
     x = 712
     if own is not None:
@@ -410,7 +410,7 @@ def _seat_panel(c: Canvas, s: GameState, p: int, views: dict[int, View], seat: i
         kinds_row(c, x + 125, y, own.pile, rules, c.width - 16)
     elif memory:
         c.text((x, y), "remembered in pile", 10, MUTED, bold=True)
-        kinds_row(c, x + 125, y, viewer.known_piles[i - 1], rules, c.width - 16)
+        kinds_row(c, x + 125, y, viewer.known_piles[relative - 1], rules, c.width - 16)
     # the sets on the table
     y = top + 56
     c.text((196, y), "sets", 10, MUTED, bold=True)

@@ -115,12 +115,14 @@ def _remembering() -> object:
     return s
 
 
-def test_the_terminal_and_the_picture_show_each_opponents_remembered_cards() -> None:
+@pytest.mark.parametrize("curses", [0, 2])  # regression: the panel's loop over Curses took another seat's memory
+def test_the_terminal_and_the_picture_show_each_opponents_remembered_cards(curses: int) -> None:
     from sobek_env.console import plain
     from sobek_env.sobek import picture
     from sobek_env.sobek.console import render_rich
 
     s = _remembering()
+    s.curses[1] = s.curses[2] = curses
     text = plain(render_rich(s, 0, memory=True), 200)
     table = text[text.index("│ player_1"):]
     player_1, player_2 = table.split("├")[0], table.split("├")[1]  # each seat's row of the players' table
