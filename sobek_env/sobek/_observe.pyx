@@ -390,19 +390,22 @@ cdef int HIDDEN_COLUMN = NILE_COLUMNS - 1  # decode.HIDDEN: a face-down characte
 cdef int FIRST_CHARACTER_KIND = NILE_COLUMNS - 1
 
 
-cdef inline list ints_of(const float[::1] x, Py_ssize_t at, Py_ssize_t size):
+# The readers below take the vector's first entry's address rather than the memoryview: passing a memoryview
+# to a function counts a reference on it, and a decode calls them dozens of times. The offsets they are given
+# come from the layout, whose size ``Decoder`` checks against the vector's.
+cdef inline list ints_of(const float *x, Py_ssize_t at, Py_ssize_t size):
     return [<long>x[i] for i in range(at, at + size)]
 
 
-cdef inline list rows_of(const float[::1] x, Py_ssize_t at, Py_ssize_t rows, Py_ssize_t width):
+cdef inline list rows_of(const float *x, Py_ssize_t at, Py_ssize_t rows, Py_ssize_t width):
     return [ints_of(x, at + r * width, width) for r in range(rows)]
 
 
-cdef inline list scaled_of(const float[::1] x, Py_ssize_t at, Py_ssize_t size):
+cdef inline list scaled_of(const float *x, Py_ssize_t at, Py_ssize_t size):
     return [<long>nearbyint(<double>x[i] * SCORE_SCALE) for i in range(at, at + size)]  # round(): halves to even
 
 
-cdef inline long index_of(const float[::1] x, Py_ssize_t at, Py_ssize_t size):
+cdef inline long index_of(const float *x, Py_ssize_t at, Py_ssize_t size):
     """The first entry whose whole part is 1, else -1 (``observation.read_python``'s ``index``)."""
     cdef Py_ssize_t i
     for i in range(size):
@@ -411,7 +414,7 @@ cdef inline long index_of(const float[::1] x, Py_ssize_t at, Py_ssize_t size):
     return -1
 
 
-cdef inline void add_rows(long *out, const float[::1] x, Py_ssize_t at, Py_ssize_t rows):
+cdef inline void add_rows(long *out, const float *x, Py_ssize_t at, Py_ssize_t rows):
     """Add ``rows`` rows of K counts from ``at`` to ``out``."""
     cdef Py_ssize_t r, k
     for r in range(rows):
@@ -419,7 +422,7 @@ cdef inline void add_rows(long *out, const float[::1] x, Py_ssize_t at, Py_ssize
             out[k] += <long>x[at + r * K + k]
 
 
-cdef inline long rows_index(const float[::1] x, Py_ssize_t at, Py_ssize_t rows, Py_ssize_t width, list out):
+cdef inline long rows_index(const float *x, Py_ssize_t at, Py_ssize_t rows, Py_ssize_t width, list out):
     """Append to ``out`` the index_of of each of ``rows`` rows of ``width`` entries from ``at``."""
     cdef Py_ssize_t r
     for r in range(rows):
@@ -468,9 +471,10 @@ cdef class Decoder:
         cdef Py_ssize_t n = self.n, k, r, best, start
         cdef long value, phase, top
         cdef bint occupied
+        cdef const float *xs = &x[0]
         view.num_players = n
-        view.hand = ints_of(x, at["hand"], K)
-        view.pile = ints_of(x, at["pile"], K)
+        view.hand = ints_of(xs, at["hand"], K)
+        view.pile = ints_of(xs, at["pile"], K)
         start = at["nile"]
         nile = []
         for r in range(self.nile_rows):  # argmax of each row with a nonzero entry: the Nile fills from 0
@@ -484,43 +488,43 @@ cdef class Decoder:
                 nile.append(best)
         view.nile = nile
         view.deck = <long>x[<Py_ssize_t>at["deck_size"]]
-        view.round = index_of(x, at["round"], length["round"]) + 1
-        view.scores = scaled_of(x, at["scores"], n)
-        view.to_move = index_of(x, at["to_move"], n)
-        view.first_player = index_of(x, at["first_player"], n)
+        view.round = index_of(xs, at["round"], length["round"]) + 1
+        view.scores = scaled_of(xs, at["scores"], n)
+        view.to_move = index_of(xs, at["to_move"], n)
+        view.first_player = index_of(xs, at["first_player"], n)
         symbols = []
-        rows_index(x, at["track_symbol"], n, self.symbols, symbols)
+        rows_index(xs, at["track_symbol"], n, self.symbols, symbols)
         view.track_symbol = symbols
-        view.hand_backs = rows_of(x, at["hand_backs"], n, 3)
-        view.pile_backs = rows_of(x, at["pile_backs"], n, 3)
-        view.curses = ints_of(x, at["curses"], n)
+        view.hand_backs = rows_of(xs, at["hand_backs"], n, 3)
+        view.pile_backs = rows_of(xs, at["pile_backs"], n, 3)
+        view.curses = ints_of(xs, at["curses"], n)
         start = at["sets"]
-        view.sets = [rows_of(x, start + p * SLOTS * 3, SLOTS, 3) for p in range(n)]
-        view.set_cards = rows_of(x, at["set_cards"], n, K)
-        view.set_points = scaled_of(x, at["set_points"], n)
-        view.horizontal = rows_of(x, at["horizontal"], n, K)
-        view.known_hands = rows_of(x, at["known_hands"], n - 1, K)
-        view.known_piles = rows_of(x, at["known_piles"], n - 1, K)
+        view.sets = [rows_of(xs, start + p * SLOTS * 3, SLOTS, 3) for p in range(n)]
+        view.set_cards = rows_of(xs, at["set_cards"], n, K)
+        view.set_points = scaled_of(xs, at["set_points"], n)
+        view.horizontal = rows_of(xs, at["horizontal"], n, K)
+        view.known_hands = rows_of(xs, at["known_hands"], n - 1, K)
+        view.known_piles = rows_of(xs, at["known_piles"], n - 1, K)
         view.tokens_left = <long>x[<Py_ssize_t>at["tokens_left"]]
-        view.used_tokens = ints_of(x, at["used_tokens"], T)
-        view.token_choice = ints_of(x, at["token_choice"], T)
-        known_tokens = ints_of(x, at["tokens_known"], T)
+        view.used_tokens = ints_of(xs, at["used_tokens"], T)
+        view.token_choice = ints_of(xs, at["token_choice"], T)
+        known_tokens = ints_of(xs, at["tokens_known"], T)
         view.tokens_known = known_tokens if any(known_tokens) else None
-        view.discard = ints_of(x, at["discard"], K)
-        view.vizier_pile = ints_of(x, at["vizier_pile"], K)
-        view.building = ints_of(x, at["building"], K)
-        phase = index_of(x, at["phase"], length["phase"])
+        view.discard = ints_of(xs, at["discard"], K)
+        view.vizier_pile = ints_of(xs, at["vizier_pile"], K)
+        view.building = ints_of(xs, at["building"], K)
+        phase = index_of(xs, at["phase"], length["phase"])
         # read_python: PHASES[index].name, where no entry of 1 (-1) names the last phase
         view.phase = None if phase == 0 else _PHASE_LIST[phase if phase >= 0 else len(_PHASE_LIST) - 1].name
-        view.phase_goods = index_of(x, at["phase_goods"], length["phase_goods"])
-        view.phase_target = index_of(x, at["phase_target"], length["phase_target"])
-        view.guild_symbol = index_of(x, at["guild_symbol"], length["guild_symbol"])
-        view.last_points = scaled_of(x, at["last_points"], n)
-        view.last_corruption = ints_of(x, at["last_corruption"], n)
-        view.last_curses = ints_of(x, at["last_curses"], n)
-        view.last_most_corrupt = ints_of(x, at["last_most_corrupt"], n)
-        view.last_penalty = scaled_of(x, at["last_penalty"], n)
-        view.last_horizontal = rows_of(x, at["last_horizontal"], n, K)
+        view.phase_goods = index_of(xs, at["phase_goods"], length["phase_goods"])
+        view.phase_target = index_of(xs, at["phase_target"], length["phase_target"])
+        view.guild_symbol = index_of(xs, at["guild_symbol"], length["guild_symbol"])
+        view.last_points = scaled_of(xs, at["last_points"], n)
+        view.last_corruption = ints_of(xs, at["last_corruption"], n)
+        view.last_curses = ints_of(xs, at["last_curses"], n)
+        view.last_most_corrupt = ints_of(xs, at["last_most_corrupt"], n)
+        view.last_penalty = scaled_of(xs, at["last_penalty"], n)
+        view.last_horizontal = rows_of(xs, at["last_horizontal"], n, K)
         return nile
 
     def read(self, view, const float[::1] x):
@@ -543,9 +547,11 @@ cdef class Decoder:
         cdef long total, value, hidden
         cdef double left, factor
         cdef bint building_off
+        cdef const float *xs
         if not self._decodable(x):
             return None
         nile = self._read(view, x)
+        xs = &x[0]
         view.hand_size = [sum(b) for b in view.hand_backs]
 
         # what the observer has seen this round, as decode.View counts it
@@ -553,17 +559,17 @@ cdef class Decoder:
         for k in range(K):
             own[k] = 0
         for name in ("hand", "pile", "discard"):
-            add_rows(own, x, at[name], 1)
-        add_rows(own, x, at["set_cards"], n)
+            add_rows(own, xs, at[name], 1)
+        add_rows(own, xs, at["set_cards"], n)
         if building_off:
-            add_rows(own, x, at["building"], 1)
-        add_rows(own, x, at["horizontal"], n)
+            add_rows(own, xs, at["building"], 1)
+        add_rows(own, xs, at["horizontal"], n)
         total = 0
         for k in range(K):
             total += own[k]
             seen[k] = own[k]
-        add_rows(seen, x, at["known_hands"], n - 1)
-        add_rows(seen, x, at["known_piles"], n - 1)
+        add_rows(seen, xs, at["known_hands"], n - 1)
+        add_rows(seen, xs, at["known_piles"], n - 1)
         start = at["nile"]
         for r in range(self.nile_rows):
             for k in range(NILE_COLUMNS - 1):
