@@ -36,7 +36,7 @@ from .catalogue import (
     Rules,
     make_rules,
 )
-from .observation import _observe, decoder, observation_layout, observation_shapes, observation_size, read_python
+from .observation import _observe, checked_vector, decoder, observation_layout, observation_shapes, read_python
 from .view import HIDDEN
 from .view import View as SeatView
 
@@ -110,10 +110,7 @@ class View(SeatView):
         self.rules = rules_
         self.fits, self.members, self.kind_scarabs = rules_.fits, rules_.members, rules_.kind_scarabs
         self.kind_goods, self.catalogue = rules_.kind_goods, rules_.catalogue
-        vector = np.asarray(observation["observation"])
-        size = observation_size(n)
-        if vector.shape != (size,):  # another table's vector would be read with this layout, without a word
-            raise ValueError(f"an observation for {n} players has {size} entries, got shape {vector.shape}")
+        vector = checked_vector(observation["observation"], n)
         self.mask = observation["action_mask"]
         self.n = n
         read = None

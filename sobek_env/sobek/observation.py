@@ -261,7 +261,8 @@ def read_python(v: View, x: np.ndarray, num_players: int) -> None:
     v.last_horizontal = block("last_horizontal")
 
 
-def _checked(vector: Any, num_players: int) -> np.ndarray:
+def checked_vector(vector: Any, num_players: int) -> np.ndarray:
+    """``vector`` as an array, if it has the size of a ``num_players`` observation (else ValueError)."""
     x = np.asarray(vector)
     size = observation_size(num_players)
     if x.shape != (size,):  # another table's vector would be read with this layout, without a word
@@ -272,7 +273,7 @@ def _checked(vector: Any, num_players: int) -> np.ndarray:
 def decode_python(x: np.ndarray, num_players: int) -> View:
     """:func:`decode` in Python: the reference the compiled decoder is tested against."""
     v = View.__new__(View)
-    read_python(v, _checked(x, num_players), num_players)
+    read_python(v, checked_vector(x, num_players), num_players)
     return v
 
 
@@ -285,7 +286,7 @@ def decoder(num_players: int) -> Any:
 def decode(observation: Mapping[str, Any] | np.ndarray, num_players: int) -> View:
     """The :class:`~.view.View` an observation (its dict, or the vector alone) was written from."""
     vector = observation["observation"] if isinstance(observation, Mapping) else observation
-    x = _checked(vector, num_players)
+    x = checked_vector(vector, num_players)
     v = View.__new__(View)
     if _observe is not None and x.dtype == np.float32 and decoder(num_players).read(v, np.ascontiguousarray(x)):
         return v
