@@ -430,6 +430,16 @@ cdef inline long rows_index(const float *x, Py_ssize_t at, Py_ssize_t rows, Py_s
     return 0
 
 
+cdef struct Sections:
+    # a number per section of observation_layout (its offset, or its width), as C fields: a decode reads
+    # dozens of them, and a field costs nothing where a dictionary lookup does
+    Py_ssize_t hand, pile, nile, deck_size, round, scores, to_move, first_player, track_symbol
+    Py_ssize_t hand_backs, pile_backs, curses, sets, set_cards, set_points, horizontal
+    Py_ssize_t known_hands, known_piles, tokens_left, used_tokens, token_choice, tokens_known
+    Py_ssize_t discard, vizier_pile, building, phase, phase_goods, phase_target, guild_symbol
+    Py_ssize_t last_points, last_corruption, last_curses, last_most_corrupt, last_penalty, last_horizontal
+
+
 cdef class Decoder:
     """Reads an observation vector into a :class:`~sobek_env.sobek.view.View` (:meth:`read`), or into the
     baselines' :class:`~sobek_env.sobek.decode.View` with what it derives (:meth:`fill`): the compiled twin
@@ -439,12 +449,12 @@ cdef class Decoder:
     reference's."""
 
     cdef Py_ssize_t n, size
-    cdef dict at, length
+    cdef Sections at, length
     cdef Py_ssize_t nile_rows, nile_width, symbols
 
     def __init__(self, dict slices, dict shapes, int num_players):
         self.n = num_players
-        self.at = {name: sl.start for name, sl in slices.items()}
+        self.at = {name: sl.start for name, sl in slices.items()}  # (a dict converts to the struct by names)
         self.length = {name: sl.stop - sl.start for name, sl in slices.items()}
         self.size = max(sl.stop for sl in slices.values())
         self.nile_rows, self.nile_width = shapes["nile"]
@@ -467,15 +477,16 @@ cdef class Decoder:
     @cython.boundscheck(True)
     cdef list _read(self, view, const float[::1] x):
         """Set ``view``'s fields read from ``x`` (decodable); return its Nile."""
-        cdef dict at = self.at, length = self.length
+        cdef Sections *at = &self.at
+        cdef Sections *length = &self.length
         cdef Py_ssize_t n = self.n, k, r, best, start
         cdef long value, phase, top
         cdef bint occupied
         cdef const float *xs = &x[0]
         view.num_players = n
-        view.hand = ints_of(xs, at["hand"], K)
-        view.pile = ints_of(xs, at["pile"], K)
-        start = at["nile"]
+        view.hand = ints_of(xs, at.hand, K)
+        view.pile = ints_of(xs, at.pile, K)
+        start = at.nile
         nile = []
         for r in range(self.nile_rows):  # argmax of each row with a nonzero entry: the Nile fills from 0
             best, top, occupied = 0, <long>x[start + r * self.nile_width], False
@@ -487,44 +498,44 @@ cdef class Decoder:
             if occupied:
                 nile.append(best)
         view.nile = nile
-        view.deck = <long>x[<Py_ssize_t>at["deck_size"]]
-        view.round = index_of(xs, at["round"], length["round"]) + 1
-        view.scores = scaled_of(xs, at["scores"], n)
-        view.to_move = index_of(xs, at["to_move"], n)
-        view.first_player = index_of(xs, at["first_player"], n)
+        view.deck = <long>x[at.deck_size]
+        view.round = index_of(xs, at.round, length.round) + 1
+        view.scores = scaled_of(xs, at.scores, n)
+        view.to_move = index_of(xs, at.to_move, n)
+        view.first_player = index_of(xs, at.first_player, n)
         symbols = []
-        rows_index(xs, at["track_symbol"], n, self.symbols, symbols)
+        rows_index(xs, at.track_symbol, n, self.symbols, symbols)
         view.track_symbol = symbols
-        view.hand_backs = rows_of(xs, at["hand_backs"], n, 3)
-        view.pile_backs = rows_of(xs, at["pile_backs"], n, 3)
-        view.curses = ints_of(xs, at["curses"], n)
-        start = at["sets"]
+        view.hand_backs = rows_of(xs, at.hand_backs, n, 3)
+        view.pile_backs = rows_of(xs, at.pile_backs, n, 3)
+        view.curses = ints_of(xs, at.curses, n)
+        start = at.sets
         view.sets = [rows_of(xs, start + p * SLOTS * 3, SLOTS, 3) for p in range(n)]
-        view.set_cards = rows_of(xs, at["set_cards"], n, K)
-        view.set_points = scaled_of(xs, at["set_points"], n)
-        view.horizontal = rows_of(xs, at["horizontal"], n, K)
-        view.known_hands = rows_of(xs, at["known_hands"], n - 1, K)
-        view.known_piles = rows_of(xs, at["known_piles"], n - 1, K)
-        view.tokens_left = <long>x[<Py_ssize_t>at["tokens_left"]]
-        view.used_tokens = ints_of(xs, at["used_tokens"], T)
-        view.token_choice = ints_of(xs, at["token_choice"], T)
-        known_tokens = ints_of(xs, at["tokens_known"], T)
+        view.set_cards = rows_of(xs, at.set_cards, n, K)
+        view.set_points = scaled_of(xs, at.set_points, n)
+        view.horizontal = rows_of(xs, at.horizontal, n, K)
+        view.known_hands = rows_of(xs, at.known_hands, n - 1, K)
+        view.known_piles = rows_of(xs, at.known_piles, n - 1, K)
+        view.tokens_left = <long>x[at.tokens_left]
+        view.used_tokens = ints_of(xs, at.used_tokens, T)
+        view.token_choice = ints_of(xs, at.token_choice, T)
+        known_tokens = ints_of(xs, at.tokens_known, T)
         view.tokens_known = known_tokens if any(known_tokens) else None
-        view.discard = ints_of(xs, at["discard"], K)
-        view.vizier_pile = ints_of(xs, at["vizier_pile"], K)
-        view.building = ints_of(xs, at["building"], K)
-        phase = index_of(xs, at["phase"], length["phase"])
+        view.discard = ints_of(xs, at.discard, K)
+        view.vizier_pile = ints_of(xs, at.vizier_pile, K)
+        view.building = ints_of(xs, at.building, K)
+        phase = index_of(xs, at.phase, length.phase)
         # read_python: PHASES[index].name, where no entry of 1 (-1) names the last phase
         view.phase = None if phase == 0 else _PHASE_LIST[phase if phase >= 0 else len(_PHASE_LIST) - 1].name
-        view.phase_goods = index_of(xs, at["phase_goods"], length["phase_goods"])
-        view.phase_target = index_of(xs, at["phase_target"], length["phase_target"])
-        view.guild_symbol = index_of(xs, at["guild_symbol"], length["guild_symbol"])
-        view.last_points = scaled_of(xs, at["last_points"], n)
-        view.last_corruption = ints_of(xs, at["last_corruption"], n)
-        view.last_curses = ints_of(xs, at["last_curses"], n)
-        view.last_most_corrupt = ints_of(xs, at["last_most_corrupt"], n)
-        view.last_penalty = scaled_of(xs, at["last_penalty"], n)
-        view.last_horizontal = rows_of(xs, at["last_horizontal"], n, K)
+        view.phase_goods = index_of(xs, at.phase_goods, length.phase_goods)
+        view.phase_target = index_of(xs, at.phase_target, length.phase_target)
+        view.guild_symbol = index_of(xs, at.guild_symbol, length.guild_symbol)
+        view.last_points = scaled_of(xs, at.last_points, n)
+        view.last_corruption = ints_of(xs, at.last_corruption, n)
+        view.last_curses = ints_of(xs, at.last_curses, n)
+        view.last_most_corrupt = ints_of(xs, at.last_most_corrupt, n)
+        view.last_penalty = scaled_of(xs, at.last_penalty, n)
+        view.last_horizontal = rows_of(xs, at.last_horizontal, n, K)
         return nile
 
     def read(self, view, const float[::1] x):
@@ -539,7 +550,7 @@ cdef class Decoder:
         """:meth:`read`, then ``view.hand_size``; return (unseen per kind, the observer's own cards off his
         hand, each seat's pile size by its backs), what the rest of ``decode.View`` derives from, or None to
         leave ``x`` to the reference."""
-        cdef dict at = self.at
+        cdef Sections *at = &self.at
         cdef Py_ssize_t n = self.n, k, r, start
         cdef long own[K]
         cdef long seen[K]
@@ -552,25 +563,28 @@ cdef class Decoder:
             return None
         nile = self._read(view, x)
         xs = &x[0]
-        view.hand_size = [sum(b) for b in view.hand_backs]
+        start = at.hand_backs  # each hand's cards: the sum of its backs
+        view.hand_size = [<long>xs[start + 3 * p] + <long>xs[start + 3 * p + 1] + <long>xs[start + 3 * p + 2]
+                          for p in range(n)]
 
         # what the observer has seen this round, as decode.View counts it
         building_off = view.phase in ("set", "horizontal_set")
         for k in range(K):
             own[k] = 0
-        for name in ("hand", "pile", "discard"):
-            add_rows(own, xs, at[name], 1)
-        add_rows(own, xs, at["set_cards"], n)
+        add_rows(own, xs, at.hand, 1)
+        add_rows(own, xs, at.pile, 1)
+        add_rows(own, xs, at.discard, 1)
+        add_rows(own, xs, at.set_cards, n)
         if building_off:
-            add_rows(own, xs, at["building"], 1)
-        add_rows(own, xs, at["horizontal"], n)
+            add_rows(own, xs, at.building, 1)
+        add_rows(own, xs, at.horizontal, n)
         total = 0
         for k in range(K):
             total += own[k]
             seen[k] = own[k]
-        add_rows(seen, xs, at["known_hands"], n - 1)
-        add_rows(seen, xs, at["known_piles"], n - 1)
-        start = at["nile"]
+        add_rows(seen, xs, at.known_hands, n - 1)
+        add_rows(seen, xs, at.known_piles, n - 1)
+        start = at.nile
         for r in range(self.nile_rows):
             for k in range(NILE_COLUMNS - 1):
                 seen[k] += <long>x[start + r * self.nile_width + k]
@@ -585,6 +599,6 @@ cdef class Decoder:
             factor = (left - hidden if left - hidden > 0.0 else 0.0) / left if left else 0.0
             for k in range(FIRST_CHARACTER_KIND, K):
                 unseen[k] *= factor
-        start = at["pile_backs"]
+        start = at.pile_backs
         piles = [<long>x[start + 3 * p] + <long>x[start + 3 * p + 1] + <long>x[start + 3 * p + 2] for p in range(n)]
         return [unseen[k] for k in range(K)], total, piles
