@@ -1,11 +1,13 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False, cdivision=True
-"""Compiled twin of :meth:`sobek_env.observation.Observer.encode` (the Python method stays the reference).
+"""Compiled twins of :meth:`sobek_env.sobek.observation.Observer.encode_python` and of the reading of a vector
+back into a :class:`~sobek_env.sobek.view.View` (the Python functions stay the reference).
 
-:class:`Encoder` writes one seat's view of a :class:`~sobek_env.state.GameState` into the observer's
-float32 buffer, reading the state's public lists and the seat's :class:`~sobek_env.view.SeatView`
-(what the seat may see is decided there, never here), entry for entry as the Python path does:
-``tests/sobek/test_observation_compiled.py`` checks the two vectors are identical. The layout (the offset
-of each named section) comes from ``observation_layout``; the section names below are its names.
+:class:`Encoder` writes one seat's view of a :class:`~sobek_env.sobek.state.GameState` into the observer's
+float32 buffer straight from the state, for speed, entry for entry as the Python path writes the seat's
+``view.view`` (where what a seat may see is decided; the few lines below that follow it say so):
+``tests/sobek/test_observation_compiled.py`` checks the two vectors are identical on every seat of many
+games. The layout (the offset of each named section) comes from ``observation_layout``; the section names
+below are its names.
 
 It writes through a raw pointer, without Cython's per-index checks, and checks instead what can make a
 write leave its section: the layout's widths once, when the encoder is built; each list copied as a row
@@ -31,6 +33,7 @@ from .catalogue import (
 from .phases import (
     PHASE_INDEX,
     BuildSet,
+    ChooseToken,
     CourtesanCard,
     Curse,
     Guild,
@@ -40,7 +43,6 @@ from .phases import (
     ThiefBack,
     VizierCard,
 )
-from .view import SeatView
 
 from cpython.ref cimport PyObject
 from libc.string cimport memset
@@ -159,7 +161,6 @@ cdef class Encoder:
     # the rules last seen, and their scarabs per kind
     cdef object rules
     cdef long scarabs[K]
-    cdef readonly object view  # the SeatView encode_seat refills
 
     def __init__(self, buffer, dict at, int num_players, bint memory):
         self.buffer = buffer
@@ -201,7 +202,6 @@ cdef class Encoder:
         self.last_most_corrupt, self.last_penalty, self.last_horizontal = (
             at["last_most_corrupt"], at["last_penalty"], at["last_horizontal"])
         self.rules = None
-        self.view = SeatView(memory)
 
     cdef int _load_rules(self, rules) except -1:
         """Keep the scarabs per kind of ``rules`` (the rules options change them), read once per rules."""
@@ -214,34 +214,31 @@ cdef class Encoder:
         self.rules = rules
         return 0
 
-    def encode(self, s, view):
-        """Fill the buffer with the view ``view`` (a SeatView) of ``s`` and return it (not a copy)."""
-        return self._encode(s, view)
-
-    def encode_seat(self, s, long seat):
-        """Fill the buffer with ``seat``'s view of ``s`` and return it (not a copy): the encoder's own SeatView,
-        refilled, saves making one per observation."""
-        return self._encode(s, self.view.see(s, seat))
-
-    cdef _encode(self, s, view):
+    def encode(self, s, long seat):
+        """Fill the buffer with ``seat``'s view of ``s`` and return it (not a copy)."""
         cdef float *out = self.out
-        cdef long n = self.n, seat = view.seat, i, p, pos, kind, marker
+        cdef long n = self.n, i, p, pos, kind, marker
         cdef long curses_on_players = 0, prosperity_on_sets = 0, left = 0
         cdef list hands = s.hands, piles = s.piles, markers = s.markers, curses = s.curses
         cdef list nile = s.nile, tokens = s.tokens, sets = s.sets, horizontal = s.horizontal, laid
-        cdef list known_hands = view.known_hands, known_piles = view.known_piles, row
-        cdef bint opponent_piles = view.opponent_piles
+        cdef list known_hands = None, known_piles = None, row
+        cdef bint memory = self.memory, acting
         if len(hands) != n or len(piles) != n or len(markers) != n or len(curses) != n or len(sets) != n \
                 or len(horizontal) != n:
             raise ValueError(f"the observer is for {n} players, the state has {len(hands)}")
         if seat < 0 or seat >= n:
             raise IndexError(f"seat {seat} at a table of {n}")
+        # what the seat sees beyond the public table, as view.view decides it (rules §10)
+        pending = s.pending
+        acting = s.current_player == seat and not s.over
+        if memory:
+            known_hands, known_piles = s.known_hands[seat], s.known_piles[seat]
         rules = s.rules
         if rules is not self.rules:
             self._load_rules(rules)
         memset(out, 0, self.size * sizeof(float))
-        put_row(out + self.hand, view.hand, K)
-        put_row(out + self.pile, view.pile, K)
+        put_row(out + self.hand, hands[seat], K)
+        put_row(out + self.pile, piles[seat], K)
         if len(nile) > self.nile_slots:
             raise IndexError(f"{len(nile)} cards on the Nile, the layout has {self.nile_slots} positions")
         for pos in range(len(nile)):  # one-hot of what each position shows (characters lie face down)
@@ -260,7 +257,7 @@ cdef class Encoder:
             marker %= CYCLE  # rules' symbol_at, with Python's sign
             out[self.track_symbol + i * N_SYMBOLS + SYMBOL_OF[marker + CYCLE if marker < 0 else marker]] = 1
             add_backs(out + self.hand_backs + i * N_BACKS, hands[p])
-            if i == 0 or opponent_piles:
+            if i == 0 or memory:
                 add_backs(out + self.pile_backs + i * N_BACKS, piles[p])
             out[self.curses + i] = <long>curses[p]
             curses_on_players += <long>curses[p]
@@ -268,7 +265,7 @@ cdef class Encoder:
             laid = horizontal[p]
             for group in laid:
                 add_row(out + self.horizontal + i * K, group[1])
-            if i and known_hands is not None:  # the view's rows are by seat
+            if i and known_hands is not None:  # the state's rows are by seat
                 check_width(known_hands, n)
                 check_width(known_piles, n)
                 put_row(out + self.known_hands + (i - 1) * K, known_hands[p], K)
@@ -277,21 +274,18 @@ cdef class Encoder:
         for i in range(T):
             left += <long>tokens[i]
         out[self.tokens_left] = left
-        row = view.token_choice
-        if row is not None:
-            put_row(out + self.token_choice, row, T)
-        row = view.tokens_known
-        if row is not None:
-            put_row(out + self.tokens_known, row, T)
-        row = view.vizier_pile
-        if row is not None:
-            put_row(out + self.vizier_pile, row, K)
+        if acting and type(pending) is ChooseToken:  # view.chooses_token
+            put_row(out + self.token_choice, tokens, T)
+        if memory and s.token_glimpse[seat]:  # view.knows_tokens
+            put_row(out + self.tokens_known, tokens, T)
+        if acting and type(pending) is VizierCard:  # view.searched_pile
+            put_row(out + self.vizier_pile, piles[pending.target], K)
         put_row(out + self.discard, s.discard, K)
         # revealed tokens: used this round, plus the Curses on players and the Prosperity on sets
         put_row(out + self.used_tokens, s.used_tokens, T)
         out[self.used_tokens + CURSE_TOKEN] += curses_on_players
         out[self.used_tokens + PROSPERITY_TOKEN] += prosperity_on_sets
-        self._put_pending(s.pending, seat)
+        self._put_pending(pending, seat)
         row = s.round_log
         if row:
             self._put_last_round(row[len(row) - 1], seat)
@@ -396,20 +390,23 @@ cdef int HIDDEN_COLUMN = NILE_COLUMNS - 1  # decode.HIDDEN: a face-down characte
 cdef int FIRST_CHARACTER_KIND = NILE_COLUMNS - 1
 
 
-cdef inline list ints_of(const float[::1] x, Py_ssize_t at, Py_ssize_t size):
+# The readers below take the vector's first entry's address rather than the memoryview: passing a memoryview
+# to a function counts a reference on it, and a decode calls them dozens of times. The offsets they are given
+# come from the layout, whose size ``Decoder`` checks against the vector's.
+cdef inline list ints_of(const float *x, Py_ssize_t at, Py_ssize_t size):
     return [<long>x[i] for i in range(at, at + size)]
 
 
-cdef inline list rows_of(const float[::1] x, Py_ssize_t at, Py_ssize_t rows, Py_ssize_t width):
+cdef inline list rows_of(const float *x, Py_ssize_t at, Py_ssize_t rows, Py_ssize_t width):
     return [ints_of(x, at + r * width, width) for r in range(rows)]
 
 
-cdef inline list scaled_of(const float[::1] x, Py_ssize_t at, Py_ssize_t size):
+cdef inline list scaled_of(const float *x, Py_ssize_t at, Py_ssize_t size):
     return [<long>nearbyint(<double>x[i] * SCORE_SCALE) for i in range(at, at + size)]  # round(): halves to even
 
 
-cdef inline long index_of(const float[::1] x, Py_ssize_t at, Py_ssize_t size):
-    """The first entry whose whole part is 1, else -1 (``decode.View``'s ``index``)."""
+cdef inline long index_of(const float *x, Py_ssize_t at, Py_ssize_t size):
+    """The first entry whose whole part is 1, else -1 (``observation.read_python``'s ``index``)."""
     cdef Py_ssize_t i
     for i in range(size):
         if <long>x[at + i] == 1:
@@ -417,7 +414,7 @@ cdef inline long index_of(const float[::1] x, Py_ssize_t at, Py_ssize_t size):
     return -1
 
 
-cdef inline void add_rows(long *out, const float[::1] x, Py_ssize_t at, Py_ssize_t rows):
+cdef inline void add_rows(long *out, const float *x, Py_ssize_t at, Py_ssize_t rows):
     """Add ``rows`` rows of K counts from ``at`` to ``out``."""
     cdef Py_ssize_t r, k
     for r in range(rows):
@@ -425,50 +422,71 @@ cdef inline void add_rows(long *out, const float[::1] x, Py_ssize_t at, Py_ssize
             out[k] += <long>x[at + r * K + k]
 
 
+cdef inline long rows_index(const float *x, Py_ssize_t at, Py_ssize_t rows, Py_ssize_t width, list out):
+    """Append to ``out`` the index_of of each of ``rows`` rows of ``width`` entries from ``at``."""
+    cdef Py_ssize_t r
+    for r in range(rows):
+        out.append(index_of(x, at + r * width, width))
+    return 0
+
+
+cdef struct Sections:
+    # a number per section of observation_layout (its offset, or its width), as C fields: a decode reads
+    # dozens of them, and a field costs nothing where a dictionary lookup does
+    Py_ssize_t hand, pile, nile, deck_size, round, scores, to_move, first_player, track_symbol
+    Py_ssize_t hand_backs, pile_backs, curses, sets, set_cards, set_points, horizontal
+    Py_ssize_t known_hands, known_piles, tokens_left, used_tokens, token_choice, tokens_known
+    Py_ssize_t discard, vizier_pile, building, phase, phase_goods, phase_target, guild_symbol
+    Py_ssize_t last_points, last_corruption, last_curses, last_most_corrupt, last_penalty, last_horizontal
+
+
 cdef class Decoder:
-    """Reads an observation vector into a :class:`~sobek_env.sobek.decode.View`: the compiled twin of the
-    Python reading in ``View.__init__`` (the reference), which the tests compare it with on every seat of
-    many games. :meth:`fill` returns None for a vector it leaves to the reference (an entry not finite or
-    too large for a C integer), so errors and edge cases stay the reference's."""
+    """Reads an observation vector into a :class:`~sobek_env.sobek.view.View` (:meth:`read`), or into the
+    baselines' :class:`~sobek_env.sobek.decode.View` with what it derives (:meth:`fill`): the compiled twin
+    of ``observation.read_python`` and of ``decode.View``'s derivation (the references), which the tests
+    compare it with on every seat of many games. Both return a false value for a vector they leave to the
+    reference (an entry not finite or too large for a C integer), so errors and edge cases stay the
+    reference's."""
 
     cdef Py_ssize_t n, size
-    cdef dict at, length
-    cdef Py_ssize_t nile_rows, nile_width
+    cdef Sections at, length
+    cdef Py_ssize_t nile_rows, nile_width, symbols
 
     def __init__(self, dict slices, dict shapes, int num_players):
         self.n = num_players
-        self.at = {name: sl.start for name, sl in slices.items()}
+        self.at = {name: sl.start for name, sl in slices.items()}  # (a dict converts to the struct by names)
         self.length = {name: sl.stop - sl.start for name, sl in slices.items()}
         self.size = max(sl.stop for sl in slices.values())
         self.nile_rows, self.nile_width = shapes["nile"]
+        self.symbols = shapes["track_symbol"][1]
         for name in ("hand", "pile", "discard", "vizier_pile", "building"):
             assert shapes[name] == (K,), name
-        for name in ("set_cards", "horizontal", "known_hands", "known_piles"):
+        for name in ("set_cards", "horizontal", "known_hands", "known_piles", "last_horizontal"):
             assert shapes[name][len(shapes[name]) - 1] == K, name  # (no negative indices: wraparound is off)
         assert self.nile_width == NILE_COLUMNS
 
-    @cython.boundscheck(True)
-    def fill(self, view, const float[::1] x, object catalogue):
-        """Set ``view``'s fields read from ``x``; return (unseen per kind, the observer's own cards off his
-        hand, each seat's pile size by its backs), what the rest of ``View.__init__`` derives from, or
-        None to leave ``x`` to the reference."""
-        cdef dict at = self.at, length = self.length
-        cdef Py_ssize_t n = self.n, i, k, r, best, start
-        cdef long own[K]
-        cdef long seen[K]
-        cdef double unseen[K]
-        cdef long total, value, hidden, phase, top
-        cdef bint occupied
-        cdef double left, factor
-        cdef bint building_off
+    cdef bint _decodable(self, const float[::1] x):
+        cdef Py_ssize_t i
         if x.shape[0] != self.size:
-            return None
+            return False
         for i in range(self.size):
             if not isfinite(x[i]) or not -DECODABLE < x[i] < DECODABLE:
-                return None
-        view.hand = hand = ints_of(x, at["hand"], K)
-        view.pile = ints_of(x, at["pile"], K)
-        start = at["nile"]
+                return False
+        return True
+
+    @cython.boundscheck(True)
+    cdef list _read(self, view, const float[::1] x):
+        """Set ``view``'s fields read from ``x`` (decodable); return its Nile."""
+        cdef Sections *at = &self.at
+        cdef Sections *length = &self.length
+        cdef Py_ssize_t n = self.n, k, r, best, start
+        cdef long value, phase, top
+        cdef bint occupied
+        cdef const float *xs = &x[0]
+        view.num_players = n
+        view.hand = ints_of(xs, at.hand, K)
+        view.pile = ints_of(xs, at.pile, K)
+        start = at.nile
         nile = []
         for r in range(self.nile_rows):  # argmax of each row with a nonzero entry: the Nile fills from 0
             best, top, occupied = 0, <long>x[start + r * self.nile_width], False
@@ -480,55 +498,93 @@ cdef class Decoder:
             if occupied:
                 nile.append(best)
         view.nile = nile
-        view.deck = <long>x[<Py_ssize_t>at["deck_size"]]
-        view.round = index_of(x, at["round"], length["round"]) + 1
-        view.scores = scaled_of(x, at["scores"], n)
-        view.hand_backs = backs = rows_of(x, at["hand_backs"], n, 3)
-        view.hand_size = [sum(b) for b in backs]
-        view.curses = ints_of(x, at["curses"], n)
-        start = at["sets"]
-        view.sets = [rows_of(x, start + p * SLOTS * 3, SLOTS, 3) for p in range(n)]
-        view.set_points = scaled_of(x, at["set_points"], n)
-        view.known_hands = rows_of(x, at["known_hands"], n - 1, K)
-        view.known_piles = rows_of(x, at["known_piles"], n - 1, K)
-        view.tokens_left = <long>x[<Py_ssize_t>at["tokens_left"]]
-        view.used_tokens = ints_of(x, at["used_tokens"], T)
-        view.token_choice = ints_of(x, at["token_choice"], T)
-        known_tokens = ints_of(x, at["tokens_known"], T)
+        view.deck = <long>x[at.deck_size]
+        view.round = index_of(xs, at.round, length.round) + 1
+        view.scores = scaled_of(xs, at.scores, n)
+        view.to_move = index_of(xs, at.to_move, n)
+        view.first_player = index_of(xs, at.first_player, n)
+        symbols = []
+        rows_index(xs, at.track_symbol, n, self.symbols, symbols)
+        view.track_symbol = symbols
+        view.hand_backs = rows_of(xs, at.hand_backs, n, 3)
+        view.pile_backs = rows_of(xs, at.pile_backs, n, 3)
+        view.curses = ints_of(xs, at.curses, n)
+        start = at.sets
+        view.sets = [rows_of(xs, start + p * SLOTS * 3, SLOTS, 3) for p in range(n)]
+        view.set_cards = rows_of(xs, at.set_cards, n, K)
+        view.set_points = scaled_of(xs, at.set_points, n)
+        view.horizontal = rows_of(xs, at.horizontal, n, K)
+        view.known_hands = rows_of(xs, at.known_hands, n - 1, K)
+        view.known_piles = rows_of(xs, at.known_piles, n - 1, K)
+        view.tokens_left = <long>x[at.tokens_left]
+        view.used_tokens = ints_of(xs, at.used_tokens, T)
+        view.token_choice = ints_of(xs, at.token_choice, T)
+        known_tokens = ints_of(xs, at.tokens_known, T)
         view.tokens_known = known_tokens if any(known_tokens) else None
-        view.discard = ints_of(x, at["discard"], K)
-        view.vizier_pile = ints_of(x, at["vizier_pile"], K)
-        view.building = ints_of(x, at["building"], K)
-        phase = index_of(x, at["phase"], length["phase"])
-        # decode.View: PHASES[index].name, where no entry of 1 (-1) names the last phase
+        view.discard = ints_of(xs, at.discard, K)
+        view.vizier_pile = ints_of(xs, at.vizier_pile, K)
+        view.building = ints_of(xs, at.building, K)
+        phase = index_of(xs, at.phase, length.phase)
+        # read_python: PHASES[index].name, where no entry of 1 (-1) names the last phase
         view.phase = None if phase == 0 else _PHASE_LIST[phase if phase >= 0 else len(_PHASE_LIST) - 1].name
-        view.phase_goods = index_of(x, at["phase_goods"], length["phase_goods"])
-        view.phase_target = index_of(x, at["phase_target"], length["phase_target"])
-        view.guild_symbol = index_of(x, at["guild_symbol"], length["guild_symbol"])
-        view.horizontal = rows_of(x, at["horizontal"], n, K)
-        view.last_points = scaled_of(x, at["last_points"], n)
-        view.last_corruption = ints_of(x, at["last_corruption"], n)
-        view.last_curses = ints_of(x, at["last_curses"], n)
-        view.last_most_corrupt = ints_of(x, at["last_most_corrupt"], n)
-        view.last_penalty = scaled_of(x, at["last_penalty"], n)
+        view.phase_goods = index_of(xs, at.phase_goods, length.phase_goods)
+        view.phase_target = index_of(xs, at.phase_target, length.phase_target)
+        view.guild_symbol = index_of(xs, at.guild_symbol, length.guild_symbol)
+        view.last_points = scaled_of(xs, at.last_points, n)
+        view.last_corruption = ints_of(xs, at.last_corruption, n)
+        view.last_curses = ints_of(xs, at.last_curses, n)
+        view.last_most_corrupt = ints_of(xs, at.last_most_corrupt, n)
+        view.last_penalty = scaled_of(xs, at.last_penalty, n)
+        view.last_horizontal = rows_of(xs, at.last_horizontal, n, K)
+        return nile
 
-        # what the observer has seen this round, as View.__init__ counts it
+    def read(self, view, const float[::1] x):
+        """Set ``view``'s fields read from ``x``; False to leave ``x`` to the reference."""
+        if not self._decodable(x):
+            return False
+        self._read(view, x)
+        return True
+
+    @cython.boundscheck(True)
+    def fill(self, view, const float[::1] x, object catalogue):
+        """:meth:`read`, then ``view.hand_size``; return (unseen per kind, the observer's own cards off his
+        hand, each seat's pile size by its backs), what the rest of ``decode.View`` derives from, or None to
+        leave ``x`` to the reference."""
+        cdef Sections *at = &self.at
+        cdef Py_ssize_t n = self.n, k, r, start
+        cdef long own[K]
+        cdef long seen[K]
+        cdef double unseen[K]
+        cdef long total, value, hidden
+        cdef double left, factor
+        cdef bint building_off
+        cdef const float *xs
+        if not self._decodable(x):
+            return None
+        nile = self._read(view, x)
+        xs = &x[0]
+        start = at.hand_backs  # each hand's cards: the sum of its backs
+        view.hand_size = [<long>xs[start + 3 * p] + <long>xs[start + 3 * p + 1] + <long>xs[start + 3 * p + 2]
+                          for p in range(n)]
+
+        # what the observer has seen this round, as decode.View counts it
         building_off = view.phase in ("set", "horizontal_set")
         for k in range(K):
             own[k] = 0
-        for name in ("hand", "pile", "discard"):
-            add_rows(own, x, at[name], 1)
-        add_rows(own, x, at["set_cards"], n)
+        add_rows(own, xs, at.hand, 1)
+        add_rows(own, xs, at.pile, 1)
+        add_rows(own, xs, at.discard, 1)
+        add_rows(own, xs, at.set_cards, n)
         if building_off:
-            add_rows(own, x, at["building"], 1)
-        add_rows(own, x, at["horizontal"], n)
+            add_rows(own, xs, at.building, 1)
+        add_rows(own, xs, at.horizontal, n)
         total = 0
         for k in range(K):
             total += own[k]
             seen[k] = own[k]
-        add_rows(seen, x, at["known_hands"], n - 1)
-        add_rows(seen, x, at["known_piles"], n - 1)
-        start = at["nile"]
+        add_rows(seen, xs, at.known_hands, n - 1)
+        add_rows(seen, xs, at.known_piles, n - 1)
+        start = at.nile
         for r in range(self.nile_rows):
             for k in range(NILE_COLUMNS - 1):
                 seen[k] += <long>x[start + r * self.nile_width + k]
@@ -543,6 +599,6 @@ cdef class Decoder:
             factor = (left - hidden if left - hidden > 0.0 else 0.0) / left if left else 0.0
             for k in range(FIRST_CHARACTER_KIND, K):
                 unseen[k] *= factor
-        start = at["pile_backs"]
+        start = at.pile_backs
         piles = [<long>x[start + 3 * p] + <long>x[start + 3 * p + 1] + <long>x[start + 3 * p + 2] for p in range(n)]
         return [unseen[k] for k in range(K)], total, piles

@@ -1,7 +1,7 @@
 """Sobek's table in a terminal, drawn with rich, as one seat sees it (rules §10).
 
 It reads what the text picture (``render.py``) and the drawn picture (``picture.py``) read: the public
-table from the state and the seat's own view (:func:`~.view.seat_view`), in the pictures' colours.
+table from the state and the seat's own view (:func:`~.view.view`), in the pictures' colours.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from .catalogue import (
 from .phases import TURN_START, BuildSet, CourtesanCard, Guild, HorizontalSet
 from .picture import BACK_COLOURS, HAND_ORDER, TOKEN_COLOURS, card_colour
 from .scoring import TableSet, scarabs_of, vertical_value
-from .view import SeatView, seat_view
+from .view import View, chooses_token, knows_tokens, searched_pile, view
 
 if TYPE_CHECKING:  # for the annotations only: the state's module reaches this one through the game
     from .state import GameState
@@ -61,7 +61,7 @@ def token_chip(token: int, count: int = 1) -> Text:
 def render_rich(s: GameState, seat: int | None = None, memory: bool = False) -> RenderableType:
     """The table as ``seat`` sees it (default: the player to move), in ``memory`` mode or not."""
     seat = s.current_player if seat is None else seat
-    view = seat_view(s, seat, memory)
+    mine = view(s, seat, "memory" if memory else "original")
     rules, n = s.rules, s.rules.num_players
     title = Text(f"Sobek - round {s.round} of {ROUNDS} - as player_{seat} sees it", style="bold")
     if s.over:
@@ -96,25 +96,25 @@ def render_rich(s: GameState, seat: int | None = None, memory: bool = False) -> 
         if p == s.current_player and not s.over:
             name.append(" *", style="bold yellow")
         if i == 0:
-            hand = card_chips(view.hand, rules)
-            pile = Text(f"{sum(view.pile)}: ")
-            pile.append_text(card_chips(view.pile, rules))
+            hand = card_chips(mine.hand, rules)
+            pile = Text(f"{sum(mine.pile)}: ")
+            pile.append_text(card_chips(mine.pile, rules))
         else:
             hand = chips(chip(BACKS[b], BACK_COLOURS[BACKS[b]], k) for b, k in enumerate(s.hand_backs(p)) if k)
             pile = Text("?", style="dim")
-            if view.known_hands is not None:  # by seat, his own row included (rules §10, memory mode)
-                if any(view.known_hands[p]):
+            if memory:  # the view's rows are per opponent (rules §10, memory mode)
+                if any(mine.known_hands[i - 1]):
                     hand.append("\nremembered: ", style="dim")
-                    hand.append_text(card_chips(view.known_hands[p], rules))
-                pile = Text(f"{sum(s.piles[p])}; remembered: ")
-                pile.append_text(card_chips(view.known_piles[p], rules))
+                    hand.append_text(card_chips(mine.known_hands[i - 1], rules))
+                pile = Text(f"{sum(mine.pile_backs[i])}; remembered: ")
+                pile.append_text(card_chips(mine.known_piles[i - 1], rules))
         if s.curses[p]:
             pile.append("  ")
             pile.append_text(token_chip(TOKENS.index("curse"), s.curses[p]))
         players.add_row(name, str(s.markers[p]), hand, pile, _sets(s, p))
 
     parts: list[RenderableType] = [status, scores, nile, table_line, players]
-    parts += _context(s, view, seat)
+    parts += _context(s, mine, seat, memory)
     if s.round_log:
         parts.append(_rounds(s))
     return Panel(Group(*parts), title=title, border_style=seat_style(seat), expand=False)
@@ -144,7 +144,7 @@ def _sets(s: GameState, p: int) -> Text:
     return out if out else Text("-", style="dim")
 
 
-def _context(s: GameState, view: SeatView, seat: int) -> list[RenderableType]:
+def _context(s: GameState, mine: View, seat: int, memory: bool) -> list[RenderableType]:
     """What is being decided, as far as ``seat`` may see it."""
     rules, pending, out = s.rules, s.pending, []
     if isinstance(pending, (BuildSet, HorizontalSet)):
@@ -154,14 +154,15 @@ def _context(s: GameState, view: SeatView, seat: int) -> list[RenderableType]:
                                  card_chips(pending.cards, rules)))
     elif isinstance(pending, Guild):
         out.append(Text(f"Guild of the {HIEROGLYPHS[pending.symbol]}: choose an opponent to move back"))
-    if view.token_choice is not None:
+    if chooses_token(s, seat):
         out.append(Text.assemble("Tokens to choose from: ",
-                                 chips(token_chip(t, k) for t, k in enumerate(view.token_choice) if k)))
-    elif view.tokens_known is not None:
+                                 chips(token_chip(t, k) for t, k in enumerate(mine.token_choice) if k)))
+    elif knows_tokens(s, seat, memory):
         out.append(Text.assemble("Tokens you know are face down: ",
-                                 chips(token_chip(t, k) for t, k in enumerate(view.tokens_known) if k)))
-    if view.vizier_pile is not None:
-        out.append(Text.assemble(f"player_{pending.target}'s corruption pile: ", card_chips(view.vizier_pile, rules)))
+                                 chips(token_chip(t, k) for t, k in enumerate(mine.tokens_known or ()) if k)))
+    searched = searched_pile(s, seat)
+    if searched is not None:
+        out.append(Text.assemble(f"player_{searched}'s corruption pile: ", card_chips(mine.vizier_pile, rules)))
     return out
 
 

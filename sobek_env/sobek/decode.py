@@ -1,14 +1,17 @@
-"""Reading a Sobek observation back: its named slices as plain Python numbers, with the rules'
-tables (rules §1) an agent reasons with. The decoder of :mod:`.observation`'s encoder.
+"""What the baselines reason with: a seat's :class:`~.view.View` read back from its observation, with the
+rules' tables (rules §1) and the estimates an agent derives from what it sees.
 
 Agents see only the observation dict and the table they sit at (game, players, mode, rules
-options); :class:`View` decodes one observation through the table's layout, so strategy code
-reads ``view.hand`` or ``view.nile`` instead of offsets, and ``view.fits`` or
-``view.kind_scarabs`` for the table's rules instead of assuming the defaults.
+options); :class:`View` decodes one observation through the table's layout into the fields of
+:class:`sobek_env.sobek.view.View` (the one class of a seat's view, which the encoder writes), so strategy
+code reads ``view.hand`` or ``view.nile`` instead of offsets, and adds ``view.fits`` or
+``view.kind_scarabs`` for the table's rules instead of assuming the defaults, and the estimates
+``unseen``, ``coming*``, ``pile_size`` and ``memory``.
 
 Every decision of a baseline decodes its observation, and a search's rollouts make that most of their
-time: where the compiled encoder was built, its twin ``_observe.Decoder`` reads the vector, and
-``View._read`` (the reference, which the tests compare it with) reads only what it leaves.
+time: where the compiled encoder was built, its twin ``_observe.Decoder`` reads the vector and derives
+the estimates; ``observation.read_python`` and :meth:`View._derive` (the references, which the tests
+compare it with) read what it leaves.
 """
 
 from __future__ import annotations
@@ -27,18 +30,17 @@ from .catalogue import (
     GREEN,
     KIND_BACK,
     NUM_KINDS,
-    SCORE_SCALE,
     START_HAND,
     TOTAL_CARDS,
     TWO_PLAYER_SET_ASIDE,
     Rules,
     make_rules,
 )
-from .observation import _observe, observation_layout, observation_shapes, observation_size
-from .phases import PHASES
+from .observation import _observe, checked_vector, decoder, observation_layout, observation_shapes, read_python
+from .view import HIDDEN
+from .view import View as SeatView
 
 NUM_GOODS = len(GOODS)
-HIDDEN = FIRST_CHARACTER  # the Nile column of a face-down character: "some character"
 START_KINDS = frozenset(k for k in range(NUM_KINDS) if KIND_BACK[k] == GREEN)
 NILE_COLUMNS = FIRST_CHARACTER + 1
 _CHARACTERS = slice(FIRST_CHARACTER, NUM_KINDS)
@@ -61,15 +63,9 @@ class Counts:
 
 
 @cache
-def _tables(num_players: int, rules_key: tuple) -> tuple[Rules, Counts, dict[str, slice], dict[str, tuple]]:
+def _tables(num_players: int, rules_key: tuple) -> tuple[Rules, Counts]:
     rules = make_rules(num_players, **{key: dict(value) for key, value in rules_key})
-    return rules, Counts(rules), observation_layout(num_players), observation_shapes(num_players)
-
-
-@cache
-def _decoder(num_players: int) -> Any:
-    """The compiled reader of observations for ``num_players`` (``_observe.Decoder``)."""
-    return _observe.Decoder(observation_layout(num_players), observation_shapes(num_players), num_players)
+    return rules, Counts(rules)
 
 
 def rules_key(rules: Mapping[str, Any]) -> tuple:
@@ -90,49 +86,40 @@ def at_least(mean: float, k: int) -> float:
     return 1.0 - total
 
 
-class View:
-    """One observation decoded: seat 0 is the observer, then the opponents in seat order.
+class View(SeatView):
+    """One observation decoded: the fields of :class:`sobek_env.sobek.view.View` (seat 0 is the observer,
+    then the opponents in seat order), with the table's rules and what the baselines derive.
 
-    Counts are lists of ints per card kind (28), per goods (6), per token kind (9)
-    or per relative seat; ``sets[p][g]`` is (cards, scarabs, Prosperity tokens) of the
-    set of goods ``g``, and ``sets[p][AMULET_SET]`` of the amulets-only set.
-    ``horizontal[p]`` counts per kind the cards of the horizontal sets laid at this round's
-    end; ``last_*`` is the public summary of the last scored round (rules §10);
-    ``tokens_known`` the face-down tokens, once seen (memory mode), else None.
+    ``rules`` and its tables ``fits``, ``members``, ``kind_scarabs``, ``kind_goods``, ``catalogue``;
+    ``n`` the number of players and ``mask`` the legal actions; ``hand_size`` the cards in each hand.
     ``unseen`` counts per kind the cards this seat has not seen this round; ``coming*``
     are those that may still come from the deck (no start cards), per goods and in all.
-    ``nile`` lists kinds by position, :data:`HIDDEN` for a face-down character.
-    ``phase`` is the pending sub-decision's name (None at the start of a turn).
+    ``pile_size`` is each seat's corruption pile size, estimated for the opponents when the view does not
+    hold it; ``memory`` whether it held them (the table is read in memory mode, as far as one view tells).
     """
 
     __slots__ = (
-        "rules", "fits", "members", "kind_scarabs", "kind_goods", "catalogue",
-        "n", "mask", "hand", "pile", "nile", "deck", "round", "scores", "hand_size", "hand_backs", "pile_size",
-        "curses", "sets", "set_points", "known_hands", "known_piles", "tokens_left", "used_tokens",
-        "token_choice", "discard", "vizier_pile", "building", "phase", "phase_goods", "phase_target",
-        "guild_symbol", "memory", "unseen", "coming", "coming_scarabs", "coming_amulets", "coming_total",
-        "horizontal", "tokens_known", "last_points", "last_corruption", "last_curses", "last_most_corrupt",
-        "last_penalty",
+        "rules", "fits", "members", "kind_scarabs", "kind_goods", "catalogue", "n", "mask", "hand_size",
+        "pile_size", "memory", "unseen", "coming", "coming_scarabs", "coming_amulets", "coming_total",
     )
 
     def __init__(self, observation: Mapping[str, Any], num_players: int,
                  rules: Mapping[str, Any] | None = None) -> None:
-        rules_, tables, lay, shapes = _tables(num_players, rules_key(rules or {}))
+        rules_, tables = _tables(num_players, rules_key(rules or {}))
         n = num_players
         self.rules = rules_
         self.fits, self.members, self.kind_scarabs = rules_.fits, rules_.members, rules_.kind_scarabs
         self.kind_goods, self.catalogue = rules_.kind_goods, rules_.catalogue
-        vector = np.asarray(observation["observation"])
-        size = observation_size(n)
-        if vector.shape != (size,):  # another table's vector would be read with this layout, without a word
-            raise ValueError(f"an observation for {n} players has {size} entries, got shape {vector.shape}")
+        vector = checked_vector(observation["observation"], n)
         self.mask = observation["action_mask"]
         self.n = n
         read = None
         if _observe is not None and vector.dtype == np.float32 and vector.ndim == 1:
-            read = _decoder(n).fill(self, np.ascontiguousarray(vector), rules_.catalogue)
+            read = decoder(n).fill(self, np.ascontiguousarray(vector), rules_.catalogue)
         if read is None:
-            read = self._read(vector, tables, lay, shapes)
+            read_python(self, vector, n)
+            self.hand_size = [sum(b) for b in self.hand_backs]
+            read = self._derive(vector, tables)
         unseen, own_cards, pile_backs = read
         self.unseen = unseen
         deck_like = np.array(unseen) * tables.deck_kinds
@@ -143,63 +130,23 @@ class View:
         placed = self.deck + len(self.nile) + sum(self.hand_size) + own_cards - sum(self.hand)
         self.pile_size = self._pile_sizes(pile_backs, tables.round_cards - placed)
 
-    def _read(self, vector: np.ndarray, tables: Counts, lay: dict[str, slice],
-              shapes: dict[str, tuple]) -> tuple[list[float], int, list[int]]:
-        """Read ``vector`` into the fields (the reference the compiled decoder is tested against); return
-        what the rest is derived from: the unseen cards per kind, the observer's own cards off his hand
+    def _derive(self, vector: np.ndarray, tables: Counts) -> tuple[list[float], int, list[int]]:
+        """What the rest is derived from, counted from ``vector`` as the compiled decoder counts it (the
+        reference it is tested against): the unseen cards per kind, the observer's own cards off his hand
         (pile, discard, sets) and in it, and each seat's pile size by its backs."""
+        lay, shapes = observation_layout(self.n), observation_shapes(self.n)
         counts = vector.astype(np.int64)  # every entry but the scores and points is a count
-        values = counts.tolist()
 
         def block(name: str) -> np.ndarray:
             return counts[lay[name]].reshape(shapes[name])
 
-        def index(name: str) -> int:
-            row = values[lay[name]]
-            return row.index(1) if 1 in row else -1
-
-        self.hand = values[lay["hand"]]
-        self.pile = values[lay["pile"]]
-        nile = block("nile")
-        self.nile = nile.argmax(axis=1)[nile.any(axis=1)].tolist()  # the Nile fills positions from 0
-        self.deck = values[lay["deck_size"].start]
-        self.round = index("round") + 1
-        self.scores = [round(x * SCORE_SCALE) for x in vector[lay["scores"]].tolist()]
-        self.hand_backs = block("hand_backs").tolist()
-        self.hand_size = [sum(b) for b in self.hand_backs]
-        self.curses = values[lay["curses"]]
-        self.sets = block("sets").tolist()
-        self.set_points = [round(x * SCORE_SCALE) for x in vector[lay["set_points"]].tolist()]
-        known_hands, known_piles = block("known_hands"), block("known_piles")
-        self.known_hands = known_hands.tolist()
-        self.known_piles = known_piles.tolist()
-        self.tokens_left = values[lay["tokens_left"].start]
-        self.used_tokens = values[lay["used_tokens"]]
-        self.token_choice = values[lay["token_choice"]]
-        known_tokens = values[lay["tokens_known"]]
-        self.tokens_known = known_tokens if any(known_tokens) else None
-        self.discard = values[lay["discard"]]
-        self.vizier_pile = values[lay["vizier_pile"]]
-        self.building = values[lay["building"]]
-        phase = index("phase")
-        self.phase = None if phase == 0 else PHASES[phase].name
-        self.phase_goods = index("phase_goods")
-        self.phase_target = index("phase_target")
-        self.guild_symbol = index("guild_symbol")
-        horizontal = block("horizontal")
-        self.horizontal = horizontal.tolist()
-        self.last_points = [round(x * SCORE_SCALE) for x in vector[lay["last_points"]].tolist()]
-        self.last_corruption = values[lay["last_corruption"]]
-        self.last_curses = values[lay["last_curses"]]
-        self.last_most_corrupt = values[lay["last_most_corrupt"]]
-        self.last_penalty = [round(x * SCORE_SCALE) for x in vector[lay["last_penalty"]].tolist()]
-
         set_cards = block("set_cards").sum(axis=0)
         # the cards of a set (or horizontal set) being laid are off the hand; the Courtesan's are on the set
         building = block("building") if self.phase in ("set", "horizontal_set") else 0
-        own = block("hand") + block("pile") + block("discard") + set_cards + building + horizontal.sum(axis=0)
-        seen = own + known_hands.sum(axis=0) + known_piles.sum(axis=0)
-        seen[:NILE_COLUMNS - 1] += nile[:, :NILE_COLUMNS - 1].sum(axis=0)
+        own = (block("hand") + block("pile") + block("discard") + set_cards + building
+               + block("horizontal").sum(axis=0))
+        seen = own + block("known_hands").sum(axis=0) + block("known_piles").sum(axis=0)
+        seen[:NILE_COLUMNS - 1] += block("nile")[:, :NILE_COLUMNS - 1].sum(axis=0)
         unseen = np.maximum(tables.catalogue - seen, 0).astype(float)
         hidden = self.nile.count(HIDDEN)
         if hidden:  # a face-down character on the Nile is no longer in the deck

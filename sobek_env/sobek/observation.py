@@ -1,21 +1,25 @@
-"""Observation vectors: what one seat sees (rules §10), as named slices of one float32 vector.
+"""Observation vectors: what one seat sees (rules §10), its :class:`~.view.View` as named slices of one
+float32 vector.
 
-:func:`observation_layout` gives the slices; :class:`Observer` writes a state
-into a preallocated buffer through named views, in the ``original`` or
-``memory`` information variant. Seats are relative: row 0 is the observing
-seat, then the opponents in seat order after him.
+:func:`observation_layout` gives the slices; :class:`Observer` writes a seat's view of a state into a
+preallocated buffer through named views, in the ``original`` or ``memory`` information variant;
+:func:`decode` reads a vector back into the same :class:`~.view.View`. Seats are relative: row 0 is the
+observing seat, then the opponents in seat order after him. What a seat may see is decided in ``view.py``
+alone: the reference encoder, :meth:`Observer.encode_python`, copies a View into numbers and nothing else.
 
-The encoding has two implementations that write identical vectors: the Python
-:meth:`Observer.encode_python`, the reference, and a compiled twin
-(``sobek_env/sobek/_observe.pyx``, built by ``pip install`` when Cython and a C
-compiler are at hand) that :meth:`Observer.encode` uses when it was built.
-Set the environment variable ``SOBEK_PURE_PYTHON=1`` (before importing
-``sobek_env``) to force the Python path; :data:`COMPILED` tells which is in use.
+A compiled twin (``sobek_env/sobek/_observe.pyx``, built by ``pip install`` when Cython and a C compiler
+are at hand) writes the identical vector straight from the state; :meth:`Observer.encode` uses it when it
+was built (the tests compare the two on every seat of many games). Its compiled decoder likewise reads a
+vector back for :func:`decode` (:func:`decode_python` is the reference). Set the environment variable
+``SOBEK_PURE_PYTHON=1`` (before importing ``sobek_env``) to force the Python paths; :data:`COMPILED` tells
+which is in use.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
+from typing import Any
 
 import numpy as np
 
@@ -24,40 +28,20 @@ from ..game import OBSERVATION_MODES as MODES
 from ..game import BufferObserver, layout_of
 from .catalogue import (
     BACKS,
-    CURSE,
-    CURSE_WEIGHT,
     FIRST_CHARACTER,
     HIEROGLYPHS,
     MAX_PLAYERS,
     MIN_PLAYERS,
-    NILE_FACE,
     NUM_KINDS,
     NUM_TOKEN_KINDS,
-    PROSPERITY,
     ROUNDS,
     SCORE_SCALE,
     SET_SLOTS,
     SYMBOLS,
-    Rules,
-    backs_of,
-    symbol_at,
 )
-from .phases import (
-    PHASE_INDEX,
-    PHASES,
-    BuildSet,
-    CourtesanCard,
-    Curse,
-    Guild,
-    HorizontalSet,
-    Prosperity,
-    Scribe,
-    ThiefBack,
-    VizierCard,
-)
-from .scoring import TableSet, scarabs_of, set_value
+from .phases import PHASES
 from .state import GameState
-from .view import seat_view
+from .view import View, view
 
 _observe = extension("._observe", __package__)
 COMPILED = _observe is not None  # whether Observer.encode runs the compiled encoder
@@ -65,6 +49,7 @@ COMPILED = _observe is not None  # whether Observer.encode runs the compiled enc
 NILE_SLOTS = 9
 NILE_COLUMNS = FIRST_CHARACTER + 1  # the 19 face-up kinds, then "a character, face down"
 HIGH = 100.0         # upper bound of every entry (counts never exceed 63; scores / 100)
+_PHASE_NUMBER = {phase.name: i for i, phase in enumerate(PHASES)}  # a View's phase: its one-hot entry
 
 
 def _shapes(n: int) -> list[tuple[str, tuple[int, ...], str]]:
@@ -137,164 +122,199 @@ def describe_layout(num_players: int) -> list[tuple[str, tuple[int, ...], str]]:
     return list(_shapes(num_players))
 
 
+# ---------------------------------------------------------------------- encoding a View
+
+
+@cache
+def _plan(n: int) -> tuple[dict[str, int], dict[str, tuple[slice, ...]], bytes]:
+    """For the layout of ``n`` players: each section's offset, the slices of the rows of the sections with
+    several, and a blank vector of bytes."""
+    slices, shapes, size = _layout(n)
+    rows = {}
+    for name, sl in slices.items():
+        count = shapes[name][0]
+        width = (sl.stop - sl.start) // count
+        rows[name] = tuple(slice(sl.start + i * width, sl.start + (i + 1) * width) for i in range(count))
+    return {name: sl.start for name, sl in slices.items()}, rows, bytes(size)
+
+
+def encode_view(v: View, buffer: np.ndarray) -> np.ndarray:
+    """Write ``v`` into ``buffer`` (the layout of ``v.num_players``): the reference encoding, a copy and nothing
+    else. Every entry but the points is a small count or a one-hot flag (below 64; a bytearray would raise,
+    not wrap, above 255), so they are staged in a bytearray, where writing a row from a list is a C-level
+    copy, and the whole vector converted to float32 at once; then the rows of points are written."""
+    n = v.num_players
+    slices = _layout(n)[0]
+    at, rows, blank = _plan(n)
+    b = bytearray(blank)
+
+    def put_rows(name: str, values: list[list[int]]) -> None:
+        for sl, row in zip(rows[name], values):
+            b[sl] = row
+
+    def one_hot(name: str, index: int) -> None:
+        if index >= 0:
+            b[at[name] + index] = 1
+
+    b[slices["hand"]] = v.hand
+    b[slices["pile"]] = v.pile
+    for sl, column in zip(rows["nile"], v.nile):
+        b[sl.start + column] = 1
+    b[at["deck_size"]] = v.deck
+    one_hot("round", v.round - 1)
+    one_hot("to_move", v.to_move)
+    one_hot("first_player", v.first_player)
+    for sl, symbol in zip(rows["track_symbol"], v.track_symbol):
+        b[sl.start + symbol] = 1
+    put_rows("hand_backs", v.hand_backs)
+    put_rows("pile_backs", v.pile_backs)
+    b[slices["curses"]] = v.curses
+    for sl, seat_sets in zip(rows["sets"], v.sets):
+        b[sl] = [entry for slot in seat_sets for entry in slot]
+    put_rows("set_cards", v.set_cards)
+    put_rows("horizontal", v.horizontal)
+    put_rows("known_hands", v.known_hands)
+    put_rows("known_piles", v.known_piles)
+    b[at["tokens_left"]] = v.tokens_left
+    b[slices["used_tokens"]] = v.used_tokens
+    b[slices["token_choice"]] = v.token_choice
+    if v.tokens_known is not None:
+        b[slices["tokens_known"]] = v.tokens_known
+    b[slices["discard"]] = v.discard
+    b[slices["vizier_pile"]] = v.vizier_pile
+    b[slices["building"]] = v.building
+    one_hot("phase", 0 if v.phase is None else _PHASE_NUMBER[v.phase])
+    one_hot("phase_goods", v.phase_goods)
+    one_hot("phase_target", v.phase_target)
+    one_hot("guild_symbol", v.guild_symbol)
+    b[slices["last_corruption"]] = v.last_corruption
+    b[slices["last_curses"]] = v.last_curses
+    b[slices["last_most_corrupt"]] = v.last_most_corrupt
+    put_rows("last_horizontal", v.last_horizontal)
+    if len(b) != len(blank):  # a row of the wrong length resizes a bytearray instead of raising
+        raise ValueError(f"a view of {n} players does not fit the layout of {len(blank)} entries")
+    np.copyto(buffer, np.frombuffer(b, dtype=np.uint8))
+    for name in ("scores", "set_points", "last_points", "last_penalty"):
+        buffer[slices[name]] = [points / SCORE_SCALE for points in getattr(v, name)]
+    return buffer
+
+
+# ---------------------------------------------------------------------- decoding
+
+
+def read_python(v: View, x: np.ndarray, num_players: int) -> None:
+    """Set the fields of ``v`` (a :class:`~.view.View`, or a reader built on one) from the vector ``x``: the
+    reference the compiled decoder is tested against, and the reader of the vectors it leaves (entries not
+    finite or beyond a C integer)."""
+    lay, shapes, _ = _layout(num_players)
+    counts = x.astype(np.int64)  # every entry but the scores and points is a count
+    values = counts.tolist()
+
+    def block(name: str) -> list:
+        return counts[lay[name]].reshape(shapes[name]).tolist()
+
+    def index(name: str) -> int:
+        row = values[lay[name]]
+        return row.index(1) if 1 in row else -1
+
+    def points(name: str) -> list[int]:
+        return [round(value * SCORE_SCALE) for value in x[lay[name]].tolist()]
+
+    v.num_players = num_players
+    v.hand = values[lay["hand"]]
+    v.pile = values[lay["pile"]]
+    nile = counts[lay["nile"]].reshape(shapes["nile"])
+    v.nile = nile.argmax(axis=1)[nile.any(axis=1)].tolist()  # the Nile fills positions from 0
+    v.deck = values[lay["deck_size"].start]
+    v.round = index("round") + 1
+    v.scores = points("scores")
+    v.to_move = index("to_move")
+    v.first_player = index("first_player")
+    v.track_symbol = [row.index(1) if 1 in row else -1 for row in block("track_symbol")]
+    v.hand_backs = block("hand_backs")
+    v.pile_backs = block("pile_backs")
+    v.curses = values[lay["curses"]]
+    v.sets = block("sets")
+    v.set_cards = block("set_cards")
+    v.set_points = points("set_points")
+    v.horizontal = block("horizontal")
+    v.known_hands = block("known_hands")
+    v.known_piles = block("known_piles")
+    v.tokens_left = values[lay["tokens_left"].start]
+    v.used_tokens = values[lay["used_tokens"]]
+    v.token_choice = values[lay["token_choice"]]
+    known_tokens = values[lay["tokens_known"]]
+    v.tokens_known = known_tokens if any(known_tokens) else None
+    v.discard = values[lay["discard"]]
+    v.vizier_pile = values[lay["vizier_pile"]]
+    v.building = values[lay["building"]]
+    phase = index("phase")
+    v.phase = None if phase == 0 else PHASES[phase].name
+    v.phase_goods = index("phase_goods")
+    v.phase_target = index("phase_target")
+    v.guild_symbol = index("guild_symbol")
+    v.last_points = points("last_points")
+    v.last_corruption = values[lay["last_corruption"]]
+    v.last_curses = values[lay["last_curses"]]
+    v.last_most_corrupt = values[lay["last_most_corrupt"]]
+    v.last_penalty = points("last_penalty")
+    v.last_horizontal = block("last_horizontal")
+
+
+def checked_vector(vector: Any, num_players: int) -> np.ndarray:
+    """``vector`` as an array, if it has the size of a ``num_players`` observation (else ValueError)."""
+    x = np.asarray(vector)
+    size = observation_size(num_players)
+    if x.shape != (size,):  # another table's vector would be read with this layout, without a word
+        raise ValueError(f"an observation for {num_players} players has {size} entries, got shape {x.shape}")
+    return x
+
+
+def decode_python(x: np.ndarray, num_players: int) -> View:
+    """:func:`decode` in Python: the reference the compiled decoder is tested against."""
+    v = View.__new__(View)
+    read_python(v, checked_vector(x, num_players), num_players)
+    return v
+
+
+@cache
+def decoder(num_players: int) -> Any:
+    """The compiled reader of observations for ``num_players`` (``_observe.Decoder``), where it was built."""
+    return _observe.Decoder(observation_layout(num_players), observation_shapes(num_players), num_players)
+
+
+def decode(observation: Mapping[str, Any] | np.ndarray, num_players: int) -> View:
+    """The :class:`~.view.View` an observation (its dict, or the vector alone) was written from."""
+    vector = observation["observation"] if isinstance(observation, Mapping) else observation
+    x = checked_vector(vector, num_players)
+    v = View.__new__(View)
+    if _observe is not None and x.dtype == np.float32 and decoder(num_players).read(v, np.ascontiguousarray(x)):
+        return v
+    read_python(v, x, num_players)
+    return v
+
+
+# ---------------------------------------------------------------------- the observer
+
+
 class Observer(BufferObserver):
     """Writes what one seat sees into a preallocated float32 buffer, exposed as named views.
 
-    What the seat may see is :func:`sobek_env.view.seat_view`'s; the encoder only copies it and the
-    public table into numbers. :meth:`encode` runs the compiled encoder when it was built, else
-    :meth:`encode_python` (module docstring). In the Python path every entry but the points is a
-    small count or a one-hot flag (below 64; a bytearray would raise, not wrap, above 255), so it
-    stages them in a bytearray, where writing a row from the engine's lists is a C-level copy,
-    converts the whole vector to float32 with one numpy call, then writes the rows of points.
-    The per-back counts of each hand and pile and the rows of each player's sets are kept between
-    calls and redone only for what changed.
+    :meth:`encode_python`, the reference, copies the seat's :func:`~.view.view` into numbers (what the seat
+    may see is decided there alone); :meth:`encode` runs the compiled twin when it was built, which writes
+    the same vector straight from the state (module docstring).
     """
 
     def __init__(self, num_players: int, mode: str = "original") -> None:
         super().__init__(num_players, mode, _layout)
-        n = num_players
-        slices, shapes, size = _layout(n)
-        self._stage = bytearray(size)
-        self._staged = np.frombuffer(self._stage, dtype=np.uint8)  # a view: no copy at conversion
-        self._blank = bytes(size)
-        self._at = {name: sl.start for name, sl in slices.items()}
-        self._whole = slices
-        self._rows = {name: _rows(sl, shapes[name][0]) for name, sl in slices.items() if len(shapes[name]) > 1}
-        self._order = tuple(tuple((seat + i) % n for i in range(n)) for seat in range(n))
-        # per seat, the hand and the corruption pile last counted per back, with their counts
-        self._hands_counted: list[tuple[list[int], tuple[int, int, int]] | None] = [None] * n
-        self._piles_counted: list[tuple[list[int], tuple[int, int, int]] | None] = [None] * n
-        self._sets_staged: list[tuple | None] = [None] * n  # per seat: _set_rows of the sets last seen
-        # per Nile position and card kind, the entry of the one-hot "nile" section (what the kind shows there)
-        self._nile_cell = tuple(
-            tuple(slices["nile"].start + pos * NILE_COLUMNS + NILE_FACE[kind] for kind in range(NUM_KINDS))
-            for pos in range(NILE_SLOTS)
-        )
         if _observe is not None:  # the compiled twin writes the same buffer, so the named views serve both paths
-            self._compiled = _observe.Encoder(self.buffer, self._at, n, self.memory)
-            self._encode = self._compiled.encode_seat
+            at = {name: sl.start for name, sl in _layout(num_players)[0].items()}
+            self._compiled = _observe.Encoder(self.buffer, at, num_players, self.memory)
+            self._encode = self._compiled.encode
 
     def encode_python(self, s: GameState, seat: int) -> np.ndarray:
-        """:meth:`encode` in pure Python: the reference the compiled encoder is tested against."""
-        n, b, at, whole, rows = self.num_players, self._stage, self._at, self._whole, self._rows
-        view = seat_view(s, seat, self.memory)
-        order = self._order[seat]
-        b[:] = self._blank
-        b[whole["hand"]] = view.hand
-        b[whole["pile"]] = view.pile
-        for cells, kind in zip(self._nile_cell, s.nile):
-            b[cells[kind]] = 1
-        b[at["deck_size"]] = len(s.deck)
-        b[at["round"] + s.round - 1] = 1
-        b[at["to_move"] + (s.current_player - seat) % n] = 1
-        b[at["first_player"] + (s.first_player - seat) % n] = 1
-        b[whole["curses"]] = s.curses[seat:] + s.curses[:seat]
-        revealed = list(s.used_tokens)
-        revealed[CURSE] += sum(s.curses)  # lying on players
-        points = [0] * n
-        for i, p in enumerate(order):
-            b[at["track_symbol"] + i * len(SYMBOLS) + symbol_at(s.markers[p])] = 1
-            b[rows["hand_backs"][i]] = _backs(self._hands_counted, p, s.hands[p])
-            if i == 0 or view.opponent_piles:
-                b[rows["pile_backs"][i]] = _backs(self._piles_counted, p, s.piles[p])
-            own = s.sets[p]
-            if any(own):  # most players have no set most of the time
-                points[i], prosperity = self._stage_sets(i, p, own, s.rules)
-                revealed[PROSPERITY] += prosperity
-            if s.horizontal[p]:
-                b[rows["horizontal"][i]] = _sum_rows([cards for _, cards in s.horizontal[p]])
-            if i and view.known_hands is not None:
-                b[rows["known_hands"][i - 1]] = view.known_hands[p]
-                b[rows["known_piles"][i - 1]] = view.known_piles[p]
-        b[at["tokens_left"]] = sum(s.tokens)
-        if view.token_choice is not None:
-            b[whole["token_choice"]] = view.token_choice
-        if view.tokens_known is not None:
-            b[whole["tokens_known"]] = view.tokens_known
-        if view.vizier_pile is not None:
-            b[whole["vizier_pile"]] = view.vizier_pile
-        b[whole["discard"]] = s.discard
-        pending = s.pending
-        b[at["phase"] + (0 if pending is None else PHASE_INDEX[type(pending)])] = 1
-        if pending is not None:
-            kind = type(pending)
-            if kind is Curse:  # chosen, not yet placed
-                revealed[CURSE] += 1
-            elif kind is Prosperity:
-                revealed[PROSPERITY] += 1
-            elif kind in (BuildSet, HorizontalSet, CourtesanCard):
-                b[whole["building"]] = pending.cards
-                b[at["phase_goods"] + (pending.slot if kind is CourtesanCard else pending.goods)] = 1
-            elif kind in (VizierCard, ThiefBack):
-                b[at["phase_target"] + (pending.target - seat) % n] = 1
-            elif kind is Scribe:
-                b[at["phase_target"] + (pending.actor - seat) % n] = 1
-            elif kind is Guild:
-                b[at["guild_symbol"] + pending.symbol] = 1
-        b[whole["used_tokens"]] = revealed
-        last = s.round_log[-1] if s.round_log else None
-        if last is not None:
-            b[whole["last_corruption"]] = [last["corruption"][p] - CURSE_WEIGHT * last["curses"][p] for p in order]
-            b[whole["last_curses"]] = [last["curses"][p] for p in order]
-            for p in last["most_corrupt"]:
-                b[at["last_most_corrupt"] + (p - seat) % n] = 1
-            for i, p in enumerate(order):
-                b[rows["last_horizontal"][i]] = last["horizontal"][p]
-        np.copyto(self.buffer, self._staged)
-        views = self.views
-        views["scores"][:] = [s.markers[p] / SCORE_SCALE for p in order]
-        views["set_points"][:] = [v / SCORE_SCALE for v in points]
-        if last is not None:
-            views["last_points"][:] = [last["points"][p] / SCORE_SCALE for p in order]
-            views["last_penalty"][:] = [last["penalty"][p] / SCORE_SCALE for p in order]
-        return self.buffer
-
-    def _stage_sets(self, i: int, p: int, own: list[TableSet | None], rules: Rules) -> tuple[int, int]:
-        """Stage seat ``p``'s sets in relative row ``i``; return what they score now and their Prosperity tokens.
-
-        Sets change seldom, so their rows are kept per seat and rebuilt only when a set changed."""
-        laid = [(g, t.cards, t.prosperity) for g, t in enumerate(own) if t is not None]
-        staged = self._sets_staged[p]
-        if staged is None or staged[0] != laid:
-            staged = self._sets_staged[p] = _set_rows(laid, rules)
-        _, sets_row, set_cards, points, prosperity = staged
-        self._stage[self._rows["sets"][i]] = sets_row
-        self._stage[self._rows["set_cards"][i]] = set_cards
-        return points, prosperity
-
-
-def _set_rows(laid: list[tuple[int, list[int], int]], rules: Rules) -> tuple:
-    """For one player's sets as (slot, cards, Prosperity tokens): a copy of them, the row of the ``sets``
-    section, the row of ``set_cards``, what they score now and their Prosperity tokens."""
-    sets_row = [0] * (len(SET_SLOTS) * 3)
-    points = prosperity = 0
-    for g, cards, tokens in laid:
-        count, scarabs = sum(cards), scarabs_of(cards, rules)
-        sets_row[3 * g:3 * g + 3] = count, scarabs, tokens
-        points += set_value(count, scarabs, tokens)
-        prosperity += tokens
-    set_cards = _sum_rows([cards for _, cards, _ in laid])
-    return [(g, list(cards), tokens) for g, cards, tokens in laid], sets_row, set_cards, points, prosperity
-
-
-def _sum_rows(groups: list[list[int]]) -> list[int]:
-    """Cards per kind over several groups of counts."""
-    return [sum(column) for column in zip(*groups)]
-
-
-def _backs(counted: list, p: int, cards: list[int]) -> tuple[int, int, int]:
-    """``backs_of(cards)`` for seat ``p``'s hand or pile, recounted only when it changed since ``counted[p]``
-    was taken: between two observations most hands and piles stay as they were."""
-    last = counted[p]
-    if last is None or last[0] != cards:
-        last = counted[p] = (list(cards), backs_of(cards))
-    return last[1]
-
-
-def _rows(whole: slice, count: int) -> tuple[slice, ...]:
-    """The slices of the ``count`` equal rows of a section (its first axis)."""
-    width = (whole.stop - whole.start) // count
-    return tuple(slice(whole.start + i * width, whole.start + (i + 1) * width) for i in range(count))
+        """:meth:`encode` through a :class:`~.view.View`: the reference the compiled encoder is tested against."""
+        return encode_view(view(s, seat, self.mode), self.buffer)
 
 
 def encode_state(s: GameState) -> np.ndarray:
@@ -322,4 +342,5 @@ def state_size(num_players: int) -> int:
     return observation_size(num_players) + (2 * num_players + NILE_SLOTS + 1) * NUM_KINDS + NUM_TOKEN_KINDS
 
 
-__all__ = ["Observer", "observation_layout", "observation_shapes", "describe_layout", "encode_state", "MODES"]
+__all__ = ["Observer", "observation_layout", "observation_shapes", "describe_layout", "encode_state", "encode_view",
+           "decode", "decode_python", "MODES"]

@@ -2,7 +2,7 @@
 
 What is drawn comes from the same places as the text picture (``render.py``): the public table read from
 the state (the Nile with characters face down, scores, sets, curses, hand backs, used tokens, the round
-summaries, the sub-decision in progress) and the seat's own view (:func:`~.view.seat_view`: his hand and
+summaries, the sub-decision in progress) and the seat's own view (:func:`~.view.view`: his hand and
 corruption pile, what he remembers, the tokens he looks through, the pile his Vizier searches). The full
 view draws every seat's private part as that seat sees it. Nothing else is read, so a seat's picture
 cannot show what it may not see.
@@ -43,7 +43,7 @@ from .catalogue import (
 )
 from .phases import TURN_START, BuildSet, CourtesanCard, Guild, HorizontalSet
 from .scoring import TableSet, scarabs_of, vertical_value
-from .view import SeatView, seat_view
+from .view import View, chooses_token, knows_tokens, searched_pile, view
 
 if TYPE_CHECKING:  # for the annotations only: the state's module reaches this one through the game
     from .state import GameState
@@ -94,13 +94,14 @@ def picture(s: GameState, seat: int | None = None, memory: bool = False, full: b
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
         raise ValueError(f"seat must be a seat of this {n}-player game (0 to {n - 1}), got {seat!r}")
     canvas = Canvas(_background(n).copy())
-    views = {p: seat_view(s, p, memory) for p in range(n)} if full else {seat: seat_view(s, seat, memory)}
+    mode = "memory" if memory else "original"
+    views = {p: view(s, p, mode) for p in range(n)} if full else {seat: view(s, seat, mode)}
     _status(canvas, s, seat, full)
     _markers(canvas, s)
     _nile(canvas, s)
     for p in range(n):
-        _seat_panel(canvas, s, p, views, seat, SEATS_TOP + p * (SEAT_HEIGHT + SEAT_GAP))
-    _footer(canvas, s, views, seat, canvas.height - FOOTER_HEIGHT)
+        _seat_panel(canvas, s, p, views, seat, memory, SEATS_TOP + p * (SEAT_HEIGHT + SEAT_GAP))
+    _footer(canvas, s, views, seat, memory, canvas.height - FOOTER_HEIGHT)
     return canvas.array()
 
 
@@ -363,8 +364,10 @@ def _nile(c: Canvas, s: GameState) -> None:
               c.width - 14, (20, 28))
 
 
-def _seat_panel(c: Canvas, s: GameState, p: int, views: dict[int, SeatView], seat: int, top: int) -> None:
+def _seat_panel(c: Canvas, s: GameState, p: int, views: dict[int, View], seat: int, memory: bool,
+                top: int) -> None:
     rules = s.rules
+    relative, viewer = (p - seat) % s.rules.num_players, views[seat]  # p's seat in the viewer's View
     colour = SEAT_COLOURS[p]
     acting = p == s.current_player and not s.over
     if acting:
@@ -378,7 +381,7 @@ def _seat_panel(c: Canvas, s: GameState, p: int, views: dict[int, SeatView], sea
     c.text((30, top + 46), f"{s.markers[p]}", 24, INK, bold=True)
     c.text((30, top + 74), "points", 9, MUTED)
     own = views.get(p)
-    pile = sum(s.piles[p]) if own is not None or views[seat].opponent_piles else None
+    pile = sum(own.pile) if own is not None else sum(viewer.pile_backs[relative]) if memory else None
     # the corruption pile: a face-down stack, its size when the seat may know it (rules §10)
     c.box((96, top + 44, 126, top + 84), fill=(90, 70, 60), outline=(40, 30, 25), radius=3)
     c.text((111, top + 64), "?" if pile is None else str(pile), 13, WHITE, bold=True, anchor="mm")
@@ -397,19 +400,17 @@ def _seat_panel(c: Canvas, s: GameState, p: int, views: dict[int, SeatView], sea
             if k:
                 draw_back(c, end, y, b, count=k)
                 end += MINI[0] + 5
-        known = views[seat].known_hands  # by seat, his own row included (rules §10, memory mode)
-        if known is not None and any(known[p]):
+        if memory and any(viewer.known_hands[relative - 1]):  # a row per opponent (rules §10, memory mode)
             end += c.text((end + 4, y + 18), "remembered:", 9, MUTED, anchor="lm") + 10
-            end = kinds_row(c, end, y, known[p], rules, 700)
+            end = kinds_row(c, end, y, viewer.known_hands[relative - 1], rules, 700)
     # the corruption pile's cards, where the seat sees or remembers them
     x = 712
     if own is not None:
         c.text((x, y), "in corruption pile", 10, MUTED, bold=True)
         kinds_row(c, x + 125, y, own.pile, rules, c.width - 16)
-    elif views[seat].known_piles is not None:
-        known = views[seat].known_piles[p]
+    elif memory:
         c.text((x, y), "remembered in pile", 10, MUTED, bold=True)
-        kinds_row(c, x + 125, y, known, rules, c.width - 16)
+        kinds_row(c, x + 125, y, viewer.known_piles[relative - 1], rules, c.width - 16)
     # the sets on the table
     y = top + 56
     c.text((196, y), "sets", 10, MUTED, bold=True)
@@ -447,7 +448,7 @@ def _set(c: Canvas, x: float, y: float, slot: int, cards: list[int], prosperity:
     return max(end, x + width, x + c.width_of(name, 9, True))
 
 
-def _footer(c: Canvas, s: GameState, views: dict[int, SeatView], seat: int, top: int) -> None:
+def _footer(c: Canvas, s: GameState, views: dict[int, View], seat: int, memory: bool, top: int) -> None:
     rules, n = s.rules, s.rules.num_players
     x, y = 20, top + 24
     if s.over:
@@ -469,14 +470,15 @@ def _footer(c: Canvas, s: GameState, views: dict[int, SeatView], seat: int, top:
         c.text((x, y + 16), "Guild of the", 10, MUTED, anchor="lm")
         hieroglyph(c, pending.symbol, x + 82, y + 16, 8)
         c.text((x + 96, y + 16), f"{HIEROGLYPHS[pending.symbol]}: an opponent moves back", 10, MUTED, anchor="lm")
-    if viewer.token_choice is not None:
+    if chooses_token(s, seat):
         c.text((x, y + 16), "tokens to choose from:", 10, MUTED, anchor="lm")
         _tokens(c, x + 150, y + 12, viewer.token_choice)
-    elif viewer.tokens_known is not None and len(views) == 1:
+    elif knows_tokens(s, seat, memory) and len(views) == 1:
         c.text((x, y + 16), "face-down tokens you know:", 10, MUTED, anchor="lm")
-        _tokens(c, x + 170, y + 12, viewer.tokens_known)
-    if viewer.vizier_pile is not None:
-        c.text((x + 330, y + 16), f"player_{pending.target}'s pile:", 10, MUTED, anchor="lm")
+        _tokens(c, x + 170, y + 12, viewer.tokens_known or [])
+    searched = searched_pile(s, seat)
+    if searched is not None:
+        c.text((x + 330, y + 16), f"player_{searched}'s pile:", 10, MUTED, anchor="lm")
         kinds_row(c, x + 440, y, viewer.vizier_pile, rules, 690)
     _rounds(c, s, top)
 

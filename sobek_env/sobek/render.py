@@ -6,7 +6,7 @@ from .actions import ACTION_NAMES
 from .catalogue import BACKS, FACE_UP_ON_NILE, HIEROGLYPHS, KINDS, SET_SLOTS, TOKENS
 from .phases import BuildSet, CourtesanCard, Guild, HorizontalSet
 from .state import GameState
-from .view import seat_view
+from .view import chooses_token, knows_tokens, searched_pile, view
 
 
 def _cards(counts: list[int]) -> str:
@@ -26,7 +26,7 @@ def _set_name(slot: int) -> str:
 def render_text(s: GameState, seat: int | None = None, memory: bool = False) -> str:
     """The table as ``seat`` sees it (default: the player to move), in ``memory`` mode or not."""
     seat = s.current_player if seat is None else seat
-    view = seat_view(s, seat, memory)
+    mine = view(s, seat, "memory" if memory else "original")
     n = s.rules.num_players
     lines = []
     if s.over:
@@ -42,15 +42,15 @@ def render_text(s: GameState, seat: int | None = None, memory: bool = False) -> 
     for i in range(n):
         p = (seat + i) % n
         if i == 0:
-            lines.append(f"You (player_{p}): hand {sum(view.hand)}: {_cards(view.hand)}")
-            lines.append(f"    corruption pile {sum(view.pile)}: {_cards(view.pile)}")
+            lines.append(f"You (player_{p}): hand {sum(mine.hand)}: {_cards(mine.hand)}")
+            lines.append(f"    corruption pile {sum(mine.pile)}: {_cards(mine.pile)}")
         else:
             backs = s.hand_backs(p)
             back_text = ", ".join(f"{c} {BACKS[b]}" for b, c in enumerate(backs) if c) or "empty"
             lines.append(f"player_{p}: hand {sum(backs)} ({back_text})")
-            if view.known_hands is not None:
-                lines.append(f"    remembered in hand: {_cards(view.known_hands[p])}; "
-                             f"in pile ({sum(s.piles[p])} cards): {_cards(view.known_piles[p])}")
+            if memory:
+                lines.append(f"    remembered in hand: {_cards(mine.known_hands[i - 1])}; "
+                             f"in pile ({sum(mine.pile_backs[i])} cards): {_cards(mine.known_piles[i - 1])}")
         sets = [
             f"{_set_name(g)}: {_cards(t.cards)}" + (f" +{t.prosperity} prosperity" if t.prosperity else "")
             for g, t in enumerate(s.sets[p]) if t is not None
@@ -64,12 +64,13 @@ def render_text(s: GameState, seat: int | None = None, memory: bool = False) -> 
         lines.append(f"Round {last['round']} scored: points {last['points']}, corruption {last['corruption']}, "
                      f"most corrupt {corrupt}, penalty {last['penalty']}")
     pending = s.pending
-    if view.token_choice is not None:
-        lines.append(f"Tokens to choose from: {_tokens(view.token_choice)}")
-    elif view.tokens_known is not None:
-        lines.append(f"Tokens you know are face down: {_tokens(view.tokens_known)}")
-    if view.vizier_pile is not None:
-        lines.append(f"player_{pending.target}'s corruption pile: {_cards(view.vizier_pile)}")
+    if chooses_token(s, seat):
+        lines.append(f"Tokens to choose from: {_tokens(mine.token_choice)}")
+    elif knows_tokens(s, seat, memory):
+        lines.append(f"Tokens you know are face down: {_tokens(mine.tokens_known or [])}")
+    searched = searched_pile(s, seat)
+    if searched is not None:
+        lines.append(f"player_{searched}'s corruption pile: {_cards(mine.vizier_pile)}")
     if isinstance(pending, (BuildSet, HorizontalSet)):
         lines.append(f"Laying on {SET_SLOTS[pending.goods]}: {_cards(pending.cards)}")
     elif isinstance(pending, CourtesanCard):

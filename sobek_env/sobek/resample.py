@@ -1,6 +1,6 @@
 """Determinization (INTERFACE.md, ``resample``): a full state consistent with what one seat knows.
 
-What a seat knows is what it sees in ``memory`` mode (rules §10, :func:`.view.seat_view`), a superset
+What a seat knows is what it sees in ``memory`` mode (rules §10, :func:`.view.view`), a superset
 of the ``original`` view, so both observations stay as they were: the public table (the Nile with its
 face-up cards, the sets, the discard, the revealed tokens, the scores, the round's summary, the
 sub-decision in progress), the number of cards per back colour in every hand and every corruption
@@ -45,7 +45,7 @@ from .catalogue import (
 )
 from .phases import BuildSet, HorizontalSet
 from .state import GameState
-from .view import SeatView, seat_view
+from .view import View, chooses_token, knows_tokens, searched_pile, view
 
 # Deals tried with the remembered cards kept in place; then (a remembered card may have left face down)
 # deals in which they may lie anywhere hidden, among which the true state always is.
@@ -60,11 +60,12 @@ def resample(s: GameState, player: int, rng: random.Random) -> GameState:
         raise ValueError(f"player must be a seat from 0 to {n - 1}, got {player!r}")
     rng = as_random(rng)
     seed = rng.getrandbits(63)
-    view = seat_view(s, player, memory=True)
-    searched = s.pending.target if view.vizier_pile is not None else None
+    known = view(s, player, "memory")
+    searched = searched_pile(s, player)
+    tokens_seen = chooses_token(s, player) or knows_tokens(s, player, True)
     hidden = _hidden_cards(s, player, searched)
     for attempt in range(MAX_ATTEMPTS):
-        r = _deal(s, view, searched, hidden, rng, keep_memory=attempt < KEEP_MEMORY_ATTEMPTS)
+        r = _deal(s, player, known, searched, tokens_seen, hidden, rng, keep_memory=attempt < KEEP_MEMORY_ATTEMPTS)
         if s.over or _sound(r):
             r.seed, r.rng = seed, random.Random(seed)
             return r
@@ -95,22 +96,23 @@ def _hidden_cards(s: GameState, player: int, searched: int | None) -> list[int]:
     return hidden
 
 
-def _deal(s: GameState, view: SeatView, searched: int | None, hidden: list[int], rng: random.Random,
-          keep_memory: bool) -> GameState:
-    """One draw of everything ``view.seat`` cannot see (``hidden``: those cards per kind)."""
-    n, player = s.num_players, view.seat
+def _deal(s: GameState, player: int, known: View, searched: int | None, tokens_seen: bool, hidden: list[int],
+          rng: random.Random, keep_memory: bool) -> GameState:
+    """One draw of everything ``player`` cannot see (``hidden``: those cards per kind), keeping what he knows
+    (``known``: his memory-mode view; ``tokens_seen``: whether it shows him the face-down tokens)."""
+    n = s.num_players
     r = s.clone()
     pool = list(hidden)
     opponents = [(player + i) % n for i in range(1, n)]
 
     # the hidden zones, each with the cards it needs per back colour: opponents' hands and piles
     zones: list[tuple[list[int], list[int], list[int]]] = []  # (zone in r, backs needed, remembered)
-    for o in opponents:
+    for i, o in enumerate(opponents):  # the view's rows are per opponent, in this order
         r.hands[o] = [0] * NUM_KINDS
-        zones.append((r.hands[o], list(backs_of(s.hands[o])), view.known_hands[o]))
+        zones.append((r.hands[o], list(backs_of(s.hands[o])), known.known_hands[i]))
         if o != searched:
             r.piles[o] = [0] * NUM_KINDS
-            zones.append((r.piles[o], list(backs_of(s.piles[o])), view.known_piles[o]))
+            zones.append((r.piles[o], list(backs_of(s.piles[o])), known.known_piles[i]))
     if keep_memory:
         for zone, need, remembered in zones:
             _place_remembered(zone, need, remembered, pool, rng)
@@ -135,7 +137,7 @@ def _deal(s: GameState, view: SeatView, searched: int | None, hidden: list[int],
     for k in rest[size:]:
         r.out_of_round[k] += 1
 
-    if view.token_choice is None and view.tokens_known is None:
+    if not tokens_seen:
         revealed = [a - b for a, b in zip(s.token_counts(), s.tokens)]
         unseen = [t for t in range(NUM_TOKEN_KINDS) for _ in range(TOKEN_COUNTS[t] - revealed[t])]
         r.tokens = [0] * NUM_TOKEN_KINDS

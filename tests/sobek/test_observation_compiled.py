@@ -1,4 +1,5 @@
-"""The compiled observation encoder (sobek_env/_observe.pyx) writes exactly the Python reference's vector.
+"""The compiled observation encoder (sobek_env/sobek/_observe.pyx) writes exactly the Python reference's vector,
+and its decoder reads exactly what the Python reference reads.
 
 The extension is built by the package's install (``make test`` installs it), so its absence is a
 failure here, not a skip.
@@ -6,6 +7,7 @@ failure here, not a skip.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import random
 import subprocess
@@ -22,7 +24,7 @@ from sobek_env.sobek import observation as O
 from sobek_env.sobek import phases as P
 from sobek_env.sobek.phases import PHASES
 from sobek_env.sobek.scoring import TableSet
-from sobek_env.sobek.view import seat_view
+from sobek_env.sobek.view import View
 
 from .scenario import SCENARIOS, load
 
@@ -46,13 +48,13 @@ class Pair:
     def __init__(self, num_players: int, mode: str) -> None:
         self.reference = O.Observer(num_players, mode)
         compiled = O.Observer(num_players, mode)
-        self.compiled = compiled_module().Encoder(compiled.buffer, compiled._at, num_players, compiled.memory)
-        self.memory = compiled.memory
+        at = {name: sl.start for name, sl in O.observation_layout(num_players).items()}
+        self.compiled = compiled_module().Encoder(compiled.buffer, at, num_players, compiled.memory)
 
     def check(self, s: GameState, where: str) -> None:
         for seat in range(s.rules.num_players):
             want = self.reference.encode_python(s, seat).copy()
-            got = self.compiled.encode(s, seat_view(s, seat, self.memory)).copy()
+            got = self.compiled.encode(s, seat).copy()
             if not np.array_equal(got, want):
                 differ = np.flatnonzero(got != want)
                 layout = O.observation_layout(s.rules.num_players)
@@ -205,7 +207,8 @@ def decoded_both_ways(observation: dict, num_players: int, rules: dict) -> tuple
 def check_decoded(observation: dict, num_players: int, rules: dict, where: str) -> None:
     got, want = decoded_both_ways(observation, num_players, rules)
     # repr tells an int from a bool or a float, which == does not
-    differ = [name for name in D.View.__slots__
+    names = [f.name for f in dataclasses.fields(View)] + list(D.View.__slots__)
+    differ = [name for name in names
               if hasattr(want, name) and repr(getattr(got, name, "missing")) != repr(getattr(want, name))]
     if differ:
         pytest.fail(f"{where}: the compiled decoder differs in {differ}")

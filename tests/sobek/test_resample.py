@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import random
 
-import numpy as np
 import pytest
 
 from sobek_env.sobek import GAME, GameState
@@ -14,6 +13,7 @@ from sobek_env.sobek.catalogue import GOODS, GREEN, KIND_BACK, KIND_INDEX, NUM_K
 from sobek_env.sobek.invariants import check, check_play
 from sobek_env.sobek.observation import MODES
 from sobek_env.sobek.stress import PROFILES, WEIGHTS, Policy
+from sobek_env.sobek.view import View, view
 
 from .scenario import act, build, complete
 
@@ -39,13 +39,13 @@ def mask(s: GameState, seat: int) -> list[int]:
     return s.legal_actions() if seat == s.current_player else []
 
 
-def sees(s: GameState, seat: int) -> list[np.ndarray]:
-    """What ``seat`` is shown in each observation mode."""
-    return [GAME.observer(s.num_players, mode).encode(s, seat).copy() for mode in MODES]
+def sees(s: GameState, seat: int) -> list[View]:
+    """What ``seat`` is shown in each observation mode (what its observations hold)."""
+    return [view(s, seat, mode) for mode in MODES]
 
 
 def same_view(a: GameState, b: GameState, seat: int) -> bool:
-    return all((x == y).all() for x, y in zip(sees(a, seat), sees(b, seat))) and mask(a, seat) == mask(b, seat)
+    return sees(a, seat) == sees(b, seat) and mask(a, seat) == mask(b, seat)
 
 
 @pytest.mark.parametrize("n", [2, 3, 4])

@@ -1,15 +1,21 @@
 """What each seat sees (rules §10): private glimpses are remembered by the one who had them, and the
-last round's scoring is public. Checked through the observation vectors that agents receive."""
+last round's scoring is public. Checked through the observation vectors that agents receive, which hold
+exactly a seat's :class:`~sobek_env.sobek.view.View`: the encoders write it, the decoders read it back."""
 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
+from sobek_env.sobek import observation as O
 from sobek_env.sobek.catalogue import KIND_INDEX, TOKEN_INDEX
 from sobek_env.sobek.observation import Observer, observation_layout
-from sobek_env.sobek.view import seat_view
+from sobek_env.sobek.view import View, view
 
 from .scenario import act, build
+from .test_observation_compiled import _busy_table, _pendings, random_game
+
+GAMES = 4  # random games per player count and mode, every seat at every step
 
 
 def _part(s, seat: int, mode: str, name: str) -> list[float]:
@@ -91,11 +97,11 @@ def test_the_searched_pile_is_shown_to_the_searcher_only_while_he_searches() -> 
                "players": [{"hand": ["vizier"]}, {}, {"corruption": ["ivory-scarab", "amulet"]}],
                "nile": ["fish-scarab", "wheat-scarab"]})
     act(s, "character:vizier", "player:2")
-    assert seat_view(s, 0, memory=False).vizier_pile == s.piles[2]
-    assert seat_view(s, 1, memory=True).vizier_pile is None and seat_view(s, 2, memory=True).vizier_pile is None
+    assert view(s, 0).vizier_pile == s.piles[2] and any(s.piles[2])
+    assert not any(view(s, 1, "memory").vizier_pile) and not any(view(s, 2, "memory").vizier_pile)
     assert sum(_part(s, 1, "memory", "vizier_pile")) == 0
     act(s, "card:amulet")
-    assert seat_view(s, 0, memory=True).vizier_pile is None
+    assert not any(view(s, 0, "memory").vizier_pile)
 
 
 def _remembering() -> object:
@@ -109,12 +115,14 @@ def _remembering() -> object:
     return s
 
 
-def test_the_terminal_and_the_picture_show_each_opponents_remembered_cards() -> None:
+@pytest.mark.parametrize("curses", [0, 2])  # regression: the panel's loop over Curses took another seat's memory
+def test_the_terminal_and_the_picture_show_each_opponents_remembered_cards(curses: int) -> None:
     from sobek_env.console import plain
     from sobek_env.sobek import picture
     from sobek_env.sobek.console import render_rich
 
     s = _remembering()
+    s.curses[1] = s.curses[2] = curses
     text = plain(render_rich(s, 0, memory=True), 200)
     table = text[text.index("│ player_1"):]
     player_1, player_2 = table.split("├")[0], table.split("├")[1]  # each seat's row of the players' table
@@ -135,3 +143,54 @@ def test_the_terminal_and_the_picture_show_each_opponents_remembered_cards() -> 
     remembered = [kinds for kinds in drawn if len(kinds) == 1]
     assert [KIND_INDEX["fish-plain"]] in remembered and [KIND_INDEX["marble-plain"]] in remembered
     assert [KIND_INDEX["ivory-plain"]] not in remembered  # seat 0's own row
+
+
+def _round_trip(s, seat: int, mode: str, observer: O.Observer, where: str) -> None:
+    """The seat's view, written by the Python encoder, is the compiled encoder's vector and reads back as itself
+    through both decoders."""
+    n = s.rules.num_players
+    v = view(s, seat, mode)
+    vector = observer.encode_python(s, seat).copy()
+    assert np.array_equal(observer.encode(s, seat), vector), where
+    assert np.array_equal(O.encode_view(v, np.zeros_like(vector)), vector), where
+    assert O.decode_python(vector, n) == v, where
+    assert O.decode({"observation": vector}, n) == v, where
+    if O.COMPILED:  # the compiled decoder itself, not the reference it may fall back on
+        compiled = View.__new__(View)
+        assert O.decoder(n).read(compiled, vector) and compiled == v, where
+
+
+@pytest.mark.parametrize("mode", O.MODES)
+@pytest.mark.parametrize("num_players", [2, 3, 4])
+def test_every_seat_reads_its_view_back_from_its_observation(num_players: int, mode: str) -> None:
+    observer, phases, glimpses = Observer(num_players, mode), set(), 0
+    for game in range(GAMES):
+        options = {"scarabs": {"ivory": 5, "cattle": 0}} if game == GAMES - 1 else {}
+        for step, s in enumerate(random_game(num_players, 3000 * num_players + game, **options)):
+            for seat in range(num_players):
+                _round_trip(s, seat, mode, observer, f"game {game}, step {step}, seat {seat}")
+                glimpses += view(s, seat, mode).tokens_known is not None
+            phases.add(s.phase)
+    assert len(phases) > 5 and (glimpses > 0) == (mode == "memory")
+
+
+@pytest.mark.parametrize("mode", O.MODES)
+@pytest.mark.parametrize("num_players", [2, 3, 4])
+def test_every_sub_decision_reads_back_as_its_view(num_players: int, mode: str) -> None:
+    s, observer = _busy_table(num_players, seed=num_players), Observer(num_players, mode)
+    for pending in _pendings(num_players):
+        for mover in range(num_players):
+            s.pending, s.current_player = pending, mover
+            for seat in range(num_players):
+                _round_trip(s, seat, mode, observer, f"pending {pending}, player {mover} to move, seat {seat}")
+
+
+def test_a_view_holds_only_what_its_seat_may_see() -> None:
+    s = _busy_table(3, seed=3)
+    original, memory = view(s, 0), view(s, 0, "memory")
+    assert original.pile_backs[1:] == [[0, 0, 0]] * 2 and original.known_hands == [[0] * 28] * 2
+    assert memory.pile_backs[1] != [0, 0, 0] and memory.known_hands[0] == s.known_hands[0][1]
+    assert memory.known_piles[1] == s.known_piles[0][2]  # rows per opponent, from the seat after him
+    assert view(s, 1).hand == s.hands[1] and view(s, 1).scores[0] == s.markers[1]
+    with pytest.raises(ValueError, match="observation_mode"):
+        view(s, 0, "full")

@@ -79,7 +79,7 @@ inline void put_backs(float* out, const Cards c) {
     for (int b = 0; b < NUM_BACKS; ++b) out[b] = static_cast<float>(backs[b]);
 }
 
-// What seat sees (rules §10, view.seat_view) written into out (observation_size(n) floats).
+// What seat sees (rules §10, view.view) written into out (observation_size(n) floats).
 inline void encode(const State& s, int seat, bool memory, float* out) {
     const int n = s.n(), K = NUM_KINDS, T = NUM_TOKEN_KINDS;
     const Layout L(n);
