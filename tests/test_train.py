@@ -89,16 +89,23 @@ def test_run_directory_holds_config_logs_checkpoints_and_model(run_dir: Path) ->
 
 
 def test_resume_continues_an_interrupted_run_to_its_total(run_dir: Path, tmp_path: Path,
-                                                          capsys: pytest.CaptureFixture) -> None:
+                                                          capsys: pytest.CaptureFixture,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     out = tmp_path / "run"
     shutil.copytree(run_dir, out)
     (out / "model.zip").unlink()  # as if stopped after the checkpoint at 2,048
     shutil.rmtree(out / "checkpoints" / "step_0000003072")
-    run_train("--out", str(out), "--resume", "--envs", "1")
+    threads: list[int] = []  # what the trainer set torch's threads to, in order
+    monkeypatch.setattr(torch, "set_num_threads", threads.append)
+    run_train("--out", str(out), "--resume", "--envs", "1", "--update-threads", "2")
     stdout = capsys.readouterr().out
     assert "resuming from" in stdout and "2,048 steps" in stdout
     config = json.loads((out / "config.json").read_text())
     assert [start["timesteps"] for start in config["starts"]] == [0, 2048] and config["envs"] == 1
+    assert config["update_threads"] == 2
+    updates = [i for i, n in enumerate(threads) if n == 2]
+    assert len(updates) >= 2 and threads[-1] == 1  # each update on two threads, the rollouts and the end on one
+    assert all(threads[i + 1] == 1 for i in updates)
     assert config["starts"][1]["seed"] != config["seed"]
     assert read_meta(out / "model.zip")["timesteps"] == 3072
     assert (out / "checkpoints" / "step_0000003072" / "state.json").is_file()

@@ -140,11 +140,12 @@ DEFAULT_POOL = ("random@1", "greedy@1", "heuristic@3", "heuristic:tolerance=0.2@
 DEFAULT_ENVS = 64
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 BROKEN_PIPE = (EOFError, BrokenPipeError, ConnectionResetError)
-RESUMABLE = ("timesteps", "envs")  # what --resume may change besides --out: a longer run, another machine
+# what --resume may change besides --out: a longer run, another machine
+RESUMABLE = ("timesteps", "envs", "update_threads")
 
 DEFAULTS = {
     "game": "sobek", "players": None, "timesteps": None, "seed": None,
-    "envs": DEFAULT_ENVS,
+    "envs": DEFAULT_ENVS, "update_threads": 1,
     "pool": list(DEFAULT_POOL), "self_play_weight": 1.0, "snapshot_every": 250_000, "snapshots": 5,
     "eval_every": 250_000, "eval_games": 200, "eval_seed": EVAL_SEED, "checkpoint_every": 250_000,
     "mode": "original", "reward": ROUND_MARGIN, "features": None, "advice_prior": 3.0, "critic_warmup": 0, "init": None,
@@ -158,7 +159,7 @@ RANGES: dict[str, Bounds] = {
     "advice_prior": Bounds(float, 0, 100),  # a logit 100 ahead leaves the others less than float32's smallest normal
     "critic_warmup": Bounds(int, 0, MAX_STEPS), "self_play_weight": WEIGHTS,
     "snapshots": Bounds(int, 1, 100),  # each a network held in every environment worker
-    "checkpoint_every": STEPS, "n_steps": Bounds(int, 1, MAX_ROLLOUT),
+    "checkpoint_every": STEPS, "n_steps": Bounds(int, 1, MAX_ROLLOUT), "update_threads": Bounds(int, 1, 256),
 }
 
 def game_defaults(game: str) -> dict[str, Any]:
@@ -203,6 +204,9 @@ def build_parser() -> TrainingParser:
     run.add_argument("--envs", type=RANGES["envs"], metavar="N",
                      help="games played at once, shared among worker processes (one per core at most; "
                           f"default {d['envs']})")
+    run.add_argument("--update-threads", type=RANGES["update_threads"], metavar="N",
+                     help="torch threads of the PPO update, while the games wait (the rollouts keep one: the "
+                          f"game workers have the other cores; default {d['update_threads']})")
     run.add_argument("--mode", choices=OBSERVATION_MODES, help=f"observation mode (default {d['mode']})")
     run.add_argument("--reward", choices=(*REWARDS, PAIRED_MARGIN),
                      help=f"reward: {ROUND_MARGIN} (the margin, paid at each scoring), {CAPPED_MARGIN} (the same, the "
@@ -311,6 +315,7 @@ def read_config(parser: TrainingParser, out: Path) -> dict:
     config.setdefault("advice_prior", DEFAULTS["advice_prior"])
     config.setdefault("critic_warmup", 0)  # runs from before the warm-up
     config.setdefault("init", None)  # runs from before --init
+    config.setdefault("update_threads", 1)  # runs from before --update-threads
     config.setdefault("game", "sobek")  # runs from before there were several games
     missing = sorted(set(DEFAULTS) - set(config))
     if missing:
@@ -912,7 +917,11 @@ class Trainer(BaseCallback):
         self.bar.update(min(self.training_env.num_envs, self.bar.total - self.bar.n))  # the last rollout may overshoot
         return not self.interrupted
 
+    def _on_rollout_end(self) -> None:
+        torch.set_num_threads(self.config["update_threads"])  # the update: the game workers wait meanwhile
+
     def _on_rollout_start(self) -> None:
+        torch.set_num_threads(1)  # the rollout's forward passes, beside the game workers
         steps = self.model.num_timesteps
         self.check_finite(steps)
         self.rollout_start = steps
@@ -931,6 +940,7 @@ class Trainer(BaseCallback):
 
     def _on_training_end(self) -> None:
         """The final evaluation and checkpoint, unless the last rollout boundary just made them."""
+        torch.set_num_threads(1)
         self.restore_signals()
         if self.interrupted:
             self.save_at_boundary()
