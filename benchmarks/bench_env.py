@@ -423,34 +423,40 @@ def vector_wall_loop(game: Game, num_players: int, num_threads: int, num_envs: i
     return run
 
 
+SCALING_ENVS = (64, 256)  # games a call: train.py's default, and a batch large enough for its work to dominate
+
+
 def scaling(games: tuple[str, ...], rounds: int, budget: float, threads: tuple[int, ...] = (1, 2)) -> list[dict]:
-    """Per game with a native engine, at its default table: ``vector_env`` x64 learner steps per wall second on
-    each number of ``threads`` (interleaved rounds, the best of each), and the bytes one game takes."""
+    """Per game with a native engine, at its default table: ``vector_env`` learner steps per wall second with
+    each of :data:`SCALING_ENVS` games a call on each number of ``threads`` (interleaved rounds, the best of
+    each), and the bytes one game takes."""
     out = []
     for name in games:
         game = load_game(name)
         if "native" not in game.engines:
             continue
         n = game.default_players
-        loops = {k: vector_wall_loop(game, n, k) for k in threads}
-        best: dict[int, float] = {}
+        loops = {(envs, k): vector_wall_loop(game, n, k, envs) for envs in SCALING_ENVS for k in threads}
+        best: dict[tuple[int, int], float] = {}
         for _ in range(rounds):
-            for k, loop in loops.items():
-                best[k] = max(best.get(k, 0.0), loop(budget).steps_per_s)
+            for key, loop in loops.items():
+                best[key] = max(best.get(key, 0.0), loop(budget).steps_per_s)
         batch = sobek_env.vector_env(game=game, num_envs=1, num_players=n)._batch
-        out.append({"game": name, "players": n, "num_envs": 64,
-                    "steps_per_wall_s": {str(k): v for k, v in best.items()},
+        out.append({"game": name, "players": n,
+                    "steps_per_wall_s": {str(envs): {str(k): best[envs, k] for k in threads} for envs in SCALING_ENVS},
                     "bytes_per_game": batch.bytes_per_game, "state_bytes": batch.state_bytes})
     return out
 
 
 def scaling_text(figures: list[dict]) -> str:
-    lines = ["", "vector_env x64 (native batch), learner steps per wall second by threads; memory per game"]
+    lines = ["", "vector_env (native batch), learner steps per wall second by threads and games a call; memory per game"]
     for f in figures:
-        speeds = f["steps_per_wall_s"]
-        cells = ", ".join(f"{k} thread(s) {v:,.0f}" for k, v in speeds.items())
-        gain = speeds[max(speeds, key=int)] / speeds[min(speeds, key=int)]
-        lines.append(f"  {f['game']}, {f['players']}p: {cells} ({gain:.2f}x); {f['bytes_per_game']:,} bytes a game "
+        parts = []
+        for envs, speeds in f["steps_per_wall_s"].items():
+            cells = ", ".join(f"{k} thread(s) {v:,.0f}" for k, v in speeds.items())
+            gain = speeds[max(speeds, key=int)] / speeds[min(speeds, key=int)]
+            parts.append(f"x{envs}: {cells} ({gain:.2f}x)")
+        lines.append(f"  {f['game']}, {f['players']}p: {'; '.join(parts)}; {f['bytes_per_game']:,} bytes a game "
                      f"({f['state_bytes']:,} of them its engine state)")
     return "\n".join(lines)
 

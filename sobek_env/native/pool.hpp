@@ -1,12 +1,16 @@
 // A crew of worker threads kept for a batch's whole life: each call of run(job) hands job(t) to thread t
 // (t = 0 is the calling thread) and returns when every one is done. The workers are started at the first
 // call that needs them and wait between calls, so a call of a few microseconds a game does not pay for
-// starting threads.
+// starting threads. A waiting thread first spins for up to SPIN_MICROSECONDS (a batch is stepped again
+// within microseconds when the caller is quick, and waking a sleeping thread costs about as long as a
+// whole call's work on another core), then sleeps on a condition variable.
 //
 // A process forked while it holds a crew (multiprocessing's "fork") has no copy of its workers: the child
 // leaves the parent's crew alone (never joined, its memory not freed) and starts its own at its first call.
 #pragma once
 
+#include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
@@ -16,6 +20,21 @@
 #include <unistd.h>
 
 namespace sobek_native {
+
+constexpr int SPIN_MICROSECONDS = 200;
+
+// Whether done() held within SPIN_MICROSECONDS of spinning (the clock read every 64 tries).
+template <class Done>
+bool spin_until(const Done& done) {
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::microseconds(SPIN_MICROSECONDS);
+    for (int tries = 1;; ++tries) {
+        if (done()) return true;
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#endif
+        if (tries % 64 == 0 && std::chrono::steady_clock::now() > deadline) return false;
+    }
+}
 
 class ThreadPool {
   public:
@@ -55,10 +74,10 @@ class ThreadPool {
         pid_t owner;
         std::mutex lock;
         std::condition_variable work, done;
-        uint64_t generation = 0;  // counts the jobs handed out
-        int pending = 0;          // workers still on the current job
-        bool stopping = false;
-        Call function = nullptr;
+        std::atomic<uint64_t> generation{0};  // counts the jobs handed out; raised under the lock
+        std::atomic<int> pending{0};          // workers still on the current job
+        bool stopping = false;                // under the lock
+        Call function = nullptr;              // the current job, written before generation is raised
         const void* job = nullptr;
         std::vector<std::thread> workers;
 
@@ -69,34 +88,36 @@ class ThreadPool {
 
         void serve(int t) {
             uint64_t seen = 0;
-            std::unique_lock<std::mutex> held(lock);
             for (;;) {
-                work.wait(held, [&] { return stopping || generation != seen; });
-                if (stopping) return;
-                seen = generation;
-                Call f = function;
-                const void* j = job;
-                held.unlock();
-                f(j, t);
-                held.lock();
-                if (--pending == 0) done.notify_one();
+                if (!spin_until([&] { return generation.load(std::memory_order_acquire) != seen; })) {
+                    std::unique_lock<std::mutex> held(lock);
+                    work.wait(held, [&] { return stopping || generation.load(std::memory_order_acquire) != seen; });
+                    if (stopping) return;
+                }
+                seen = generation.load(std::memory_order_acquire);
+                function(job, t);
+                if (pending.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+                    std::lock_guard<std::mutex> held(lock);  // the caller waits under it: no lost wake-up
+                    done.notify_one();
+                }
             }
         }
 
         void start(Call f, const void* j) {
+            function = f;
+            job = j;
+            pending.store(static_cast<int>(workers.size()), std::memory_order_relaxed);
             {
-                std::lock_guard<std::mutex> held(lock);
-                function = f;
-                job = j;
-                pending = static_cast<int>(workers.size());
-                ++generation;
+                std::lock_guard<std::mutex> held(lock);  // a worker about to sleep checks under it
+                generation.fetch_add(1, std::memory_order_release);
             }
             work.notify_all();
         }
 
         void wait() {
+            if (spin_until([&] { return pending.load(std::memory_order_acquire) == 0; })) return;
             std::unique_lock<std::mutex> held(lock);
-            done.wait(held, [&] { return pending == 0; });
+            done.wait(held, [&] { return pending.load(std::memory_order_acquire) == 0; });
         }
 
         void stop() {
