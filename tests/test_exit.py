@@ -104,19 +104,24 @@ def test_a_warm_share_mixes_a_seeded_sample_of_the_warm_start_into_each_iteratio
     config = json.loads((out / "config.json").read_text())
     assert config["warm_share"] == 0.75 and config["warm_lr"] == 0.003
     window, warm = data_of(out, 1), data_of(out, 0)
-    mixed = training_data(ExitRun(out), config, 1, WarmExamples())
+    mixed = training_data(ExitRun(out), config, 1, WarmExamples(config))
     assert len(mixed) == 4 * len(window)  # the warm start's examples make three quarters of the whole
     assert np.array_equal(mixed.observations[:len(window)], window.observations)
     drawn = {row.tobytes() for row in mixed.observations[len(window):]}
     assert len(drawn) > len(window) and drawn <= {row.tobytes() for row in warm.observations}
-    again = training_data(ExitRun(out), config, 1, WarmExamples())
+    again = training_data(ExitRun(out), config, 1, WarmExamples(config))
     assert np.array_equal(again.targets, mixed.targets)  # seeded
-    other = training_data(ExitRun(out), {**config, "seed": 8}, 1, WarmExamples())
+    other = training_data(ExitRun(out), {**config, "seed": 8}, 1, WarmExamples(config))
     assert not np.array_equal(other.observations, mixed.observations)  # another seed, another sample
     checkpoint = read_net(out / "checkpoints" / "iter_0001" / "model.zip", with_optimizer=True)[2]
     assert checkpoint["param_groups"][0]["lr"] == 0.0001  # the search's iterations train at --lr
-    unmixed = training_data(ExitRun(out), {**config, "warm_share": 0.0}, 1, WarmExamples())
+    unmixed = training_data(ExitRun(out), {**config, "warm_share": 0.0}, 1, WarmExamples(config))
     assert len(unmixed) == len(window)
+    (out / "data" / "iter_0000.npz").unlink()  # a run directory kept without its largest file
+    played_again = WarmExamples(config).get(ExitRun(out))
+    for field in Examples.__dataclass_fields__:
+        assert np.array_equal(getattr(played_again, field), getattr(warm, field), equal_nan=True), field
+    assert (out / "data" / "iter_0000.npz").is_file()
 
 
 def test_skipped_early_decisions_carry_no_policy_target() -> None:

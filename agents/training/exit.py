@@ -665,14 +665,25 @@ def training_data(run: ExitRun, config: dict, iteration: int, warm: WarmExamples
 
 
 class WarmExamples:
-    """The warm start's examples (iteration 0's data file), read once for all the iterations that sample it."""
+    """The warm start's examples (iteration 0's data file), read once for all the iterations that sample it, and
+    played again from the run's seed where the file is missing (the same examples: a run directory may be kept
+    without its largest file)."""
 
-    def __init__(self) -> None:
+    def __init__(self, config: dict) -> None:
+        self.config = config
         self.examples: Examples | None = None
 
     def get(self, run: ExitRun) -> Examples:
         if self.examples is None:
-            self.examples = Examples.load(run.data(0))
+            if run.data(0).is_file():
+                self.examples = Examples.load(run.data(0))
+            else:
+                config = self.config
+                self.examples = Examples(**heuristic_examples(
+                    config["game"], config["players"], config["mode"], config["warm_start"],
+                    int(np.random.default_rng([config["seed"], 0, 2]).integers(2**62))))
+                run.data(0).parent.mkdir(parents=True, exist_ok=True)
+                self.examples.save(run.data(0))
         return self.examples
 
 
@@ -723,18 +734,10 @@ def train(config: dict, out: Path, resume: bool, progress: bool = True) -> Path:
         writer.flush()
         tqdm.write(summary(row))
 
-    warm = WarmExamples()
+    warm = WarmExamples(config)
     try:
         if state is None and config["warm_start"]:  # iteration 0: the heuristic's play, in bulk
-            if run.data(0).is_file():
-                data = warm.examples = Examples.load(run.data(0))
-            else:
-                data = Examples(**heuristic_examples(
-                    config["game"], config["players"], config["mode"], config["warm_start"],
-                    int(np.random.default_rng([config["seed"], 0, 2]).integers(2**62))))
-                run.data(0).parent.mkdir(parents=True, exist_ok=True)
-                data.save(run.data(0))
-                warm.examples = data
+            data = warm.get(run)
             fresh = measure(net, data, config["value"])
             figures = train_net(net, optimizer, data, config, 0, config["warm_epochs"], config["warm_lr"])
             close_iteration(0, WARM_EXPERT, data, fresh, figures)
