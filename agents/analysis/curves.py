@@ -27,8 +27,8 @@ MAX_CSV_BYTES = 4 * 1024 * 1024
 
 X_AXES = {"steps": ("timesteps", "steps learned from (thousands)", 1000),
           "cpu-hours": ("cpu_hours", "CPU hours", 1)}  # --x: the column, the axis's label, its unit
-# expert iteration's columns, renamed as PPO's: each baseline's share of the wins is its win rate
-EXIT_COLUMNS = {f"{b}_share": f"{b}_win_rate" for b in EVAL_BASELINES}
+# PPO's columns as expert iteration names them: each baseline's win rate is its share of the wins
+EXIT_COLUMNS = {f"{b}_win_rate": f"{b}_share" for b in EVAL_BASELINES}
 
 
 def read_curve(path: Path) -> list[dict[str, float]]:
@@ -44,7 +44,7 @@ def read_curve(path: Path) -> list[dict[str, float]]:
     exit_log = "iteration" in fields
     rates = [f"{b}_{k}" for b in EVAL_BASELINES for k in ("win_rate", "low", "high")]
     if exit_log:
-        names = {**{rate: rate for rate in rates}, **{v: k for k, v in EXIT_COLUMNS.items()},
+        names = {**{rate: EXIT_COLUMNS.get(rate, rate) for rate in rates},
                  "cpu_hours": "cpu_hours", "heuristic_baseline": "heuristic_baseline"}
     else:
         names = {"timesteps": "timesteps", **{rate: rate for rate in rates}}

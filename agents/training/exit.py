@@ -127,8 +127,9 @@ RANGES: dict[str, Bounds] = {
     "temperature": Bounds(float, 0, 100, above=True), "window": Bounds(int, 1, 1000), "epochs": Bounds(int, 1, 1000),
     "lr": LEARNING_RATES, "batch_size": Bounds(int, 1, 2**20), "value_weight": Bounds(float, 0, 100),
     "eval_games": Bounds(int, 0, 10**6), "eval_seed": SEEDS, "warm_start": Bounds(int, 0, 10**8),
-    "warm_epochs": Bounds(int, 1, 1000), "warm_share": Bounds(float, 0, 0.99),
+    "warm_epochs": Bounds(int, 1, 1000), "warm_share": Bounds(float, 0, 0.99), "warm_lr": LEARNING_RATES,
 }
+UNSET = ("warm_lr",)  # fields whose null means "as another option" (--warm-lr: as --lr)
 CHOICES: dict[str, tuple[str, ...]] = {"game": GAMES, "mode": ("original", "memory"), "target": TARGETS,
                                        "early": EARLY, "value": VALUES, "guide": GUIDANCE}
 
@@ -185,7 +186,7 @@ def build_parser() -> TrainingParser:
                              f"batch (iteration 0; default {d['warm_start']}: none)")
     parser.add_argument("--warm-epochs", type=RANGES["warm_epochs"], metavar="N",
                         help=f"passes over the warm start's decisions (default {d['warm_epochs']})")
-    parser.add_argument("--warm-lr", type=LEARNING_RATES, metavar="LR",
+    parser.add_argument("--warm-lr", type=RANGES["warm_lr"], metavar="LR",
                         help="Adam's learning rate in the warm start (default: --lr); --lr then applies to the "
                              "search's iterations")
     parser.add_argument("--warm-share", type=RANGES["warm_share"], metavar="F",
@@ -210,15 +211,12 @@ def check_config(config: dict) -> None:
         if config[key] not in choices:
             raise ValueError(f"{key} must be one of {', '.join(choices)}, got {config[key]!r}")
     for key, bounds in RANGES.items():
+        if key in UNSET and config[key] is None:
+            continue
         try:
             bounds.check(config[key])
         except ValueError as exc:
             raise ValueError(f"{key} {exc}") from None
-    if config["warm_lr"] is not None:
-        try:
-            LEARNING_RATES.check(config["warm_lr"])
-        except ValueError as exc:
-            raise ValueError(f"warm_lr {exc}") from None
     game = load_game(config["game"])
     if isinstance(config["players"], bool) or config["players"] not in game.player_counts:
         raise ValueError(f"{game.title} is for {game.min_players} to {game.max_players} players, "

@@ -308,8 +308,7 @@ class Observer(BufferObserver):
     def __init__(self, num_players: int, mode: str = "original") -> None:
         super().__init__(num_players, mode, _layout)
         if _observe is not None:  # the compiled twin writes the same buffer, so the named views serve both paths
-            at = {name: sl.start for name, sl in _layout(num_players)[0].items()}
-            self._compiled = _observe.Encoder(self.buffer, at, num_players, self.memory)
+            self._compiled = _observe.Encoder(self.buffer, _plan(num_players)[0], num_players, self.memory)
             self._encode = self._compiled.encode
 
     def encode_python(self, s: GameState, seat: int) -> np.ndarray:
