@@ -122,6 +122,66 @@ class AdvisedPolicy(MaskableActorCriticPolicy):
         return {**super()._get_constructor_parameters(), "advice_start": self.advice_start, "prior": self.prior}
 
 
+class SharedTrunk(nn.Module):
+    """One MLP whose last layer feeds both heads: the policy and the value read the same latent, as in a
+    ``net:`` model (:class:`agents.players.net.PolicyValueNet`)."""
+
+    def __init__(self, feature_dim: int, hidden: list[int], activation_fn: type[nn.Module]) -> None:
+        super().__init__()
+        layers: list[nn.Module] = []
+        for a, b in pairwise([feature_dim, *hidden]):
+            layers += [nn.Linear(a, b), activation_fn()]
+        self.trunk = nn.Sequential(*layers)
+        self.latent_dim_pi = self.latent_dim_vf = hidden[-1]
+
+    def forward(self, features: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        latent = self.trunk(features)
+        return latent, latent
+
+    def forward_actor(self, features: torch.Tensor) -> torch.Tensor:
+        return self.trunk(features)
+
+    def forward_critic(self, features: torch.Tensor) -> torch.Tensor:
+        return self.trunk(features)
+
+
+class TrunkPolicy(MaskableActorCriticPolicy):
+    """MaskablePPO's policy with one trunk for the policy and the value (``net_arch``'s ``pi`` and ``vf``, which
+    must be equal): the layout of a ``net:`` model, so that PPO can start from a network of expert iteration
+    and give one back (:func:`policy_from_net`, :func:`net_from_policy`)."""
+
+    def _build_mlp_extractor(self) -> None:
+        arch = self.net_arch
+        if isinstance(arch, dict):
+            if arch["pi"] != arch["vf"]:
+                raise ValueError(f"a shared trunk has one set of layers, got pi={arch['pi']} and vf={arch['vf']}")
+            arch = arch["pi"]
+        self.mlp_extractor = SharedTrunk(self.features_dim, list(arch), self.activation_fn)
+
+
+# a net: model's tensors and a TrunkPolicy's, layer by layer (the trunk's Linear layers are every other module)
+NET_TO_POLICY = (("trunk.", "mlp_extractor.trunk."), ("policy.", "action_net."), ("value.", "value_net."))
+
+
+def policy_from_net(net_state: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
+    """A :class:`TrunkPolicy`'s tensors from a ``net:`` model's: the trunk and both heads as they are (the
+    value head's ``tanh`` is dropped: the critic reads the unit itself)."""
+    return {_renamed(name, NET_TO_POLICY): tensor for name, tensor in net_state.items()}
+
+
+def net_from_policy(policy_state: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
+    """A ``net:`` model's tensors from a :class:`TrunkPolicy`'s (the inverse of :func:`policy_from_net`)."""
+    inverse = tuple((b, a) for a, b in NET_TO_POLICY)
+    return {_renamed(name, inverse): tensor for name, tensor in policy_state.items()}
+
+
+def _renamed(name: str, prefixes: tuple[tuple[str, str], ...]) -> str:
+    for old, new in prefixes:
+        if name.startswith(old):
+            return new + name[len(old):]
+    raise ValueError(f"tensor {name!r} belongs to neither network's layout")
+
+
 class PPOAgent(PolicyAgent):
     """Plays the action of a MaskablePPO policy among the legal ones: the most probable
     (``deterministic=True``) or one drawn from the masked distribution with its own generator."""
@@ -153,7 +213,8 @@ class PPOAgent(PolicyAgent):
 # ---------------------------------------------------------------- the network's description
 
 POLICIES: dict[str, type[MaskableActorCriticPolicy]] = {
-    "MaskableActorCriticPolicy": MaskableActorCriticPolicy, "AdvisedPolicy": AdvisedPolicy}
+    "MaskableActorCriticPolicy": MaskableActorCriticPolicy, "AdvisedPolicy": AdvisedPolicy,
+    "TrunkPolicy": TrunkPolicy}
 ACTIVATIONS: dict[str, type[nn.Module]] = {"ReLU": nn.ReLU, "Tanh": nn.Tanh}
 EXTRACTORS: dict[str, tuple[type[BaseFeaturesExtractor], tuple[str, ...]]] = {
     "Log1pFeatures": (Log1pFeatures, ("squashed",))}  # class, keyword arguments
@@ -273,6 +334,10 @@ def _check_policy(f: Fields, policy: Any, size: int, actions: int) -> None:
                                                    f"got {layers!r}")
         for i in range(len(layers)):
             f.integer(layers, i, 1, MAX_WIDTH, f"policy.net_arch.{key}[{i}]")
+    if cls == "TrunkPolicy" and net_arch["pi"] != net_arch["vf"]:
+        raise f.fail("policy.net_arch", f"must give TrunkPolicy's one trunk as equal pi and vf, got {net_arch!r}")
+    if cls == "TrunkPolicy" and not net_arch["pi"]:
+        raise f.fail("policy.net_arch.pi", "must give TrunkPolicy's trunk at least one layer")
     if cls == "AdvisedPolicy":
         f.keys(policy, "policy", (*POLICY_FIELDS, *ADVICE_FIELDS))
         f.integer(policy, "advice_start", 0, size - actions, "policy.advice_start")
@@ -290,7 +355,8 @@ def parameter_count(policy: dict[str, Any], size: int, actions: int) -> int:
         return sum(a * b + b for a, b in pairwise(sizes))
 
     pi, vf = [size, *policy["net_arch"]["pi"]], [size, *policy["net_arch"]["vf"]]
-    return dense(pi) + dense(vf) + dense([pi[-1], actions]) + dense([vf[-1], 1]) + 1
+    trunks = dense(pi) if policy["class"] == "TrunkPolicy" else dense(pi) + dense(vf)
+    return trunks + dense([pi[-1], actions]) + dense([vf[-1], 1]) + 1
 
 
 # ---------------------------------------------------------------- reading and writing models

@@ -111,7 +111,18 @@ from agents.common.workers import (
 from agents.games import tables
 from agents.players.features import Featurizer, default_features, feature_sets
 from agents.players.modelfile import network_problem, non_finite, write_model
-from agents.players.ppo import load_ppo, load_state, parameter_count, policy_spec, read_model, save_ppo
+from agents.players.net import net_meta, read_net, save_net
+from agents.players.net import new_net as new_policy_value_net
+from agents.players.ppo import (
+    load_ppo,
+    load_state,
+    net_from_policy,
+    parameter_count,
+    policy_from_net,
+    policy_spec,
+    read_model,
+    save_ppo,
+)
 from agents.players.registry import make
 from agents.tournaments.tournament import wilson_interval
 from agents.training.batched import NativeTrainingEnv, native_possible
@@ -149,6 +160,7 @@ DEFAULTS = {
     "pool": list(DEFAULT_POOL), "self_play_weight": 1.0, "snapshot_every": 250_000, "snapshots": 5,
     "eval_every": 250_000, "eval_games": 200, "eval_seed": EVAL_SEED, "checkpoint_every": 250_000,
     "mode": "original", "reward": ROUND_MARGIN, "features": None, "advice_prior": 3.0, "critic_warmup": 0, "init": None,
+    "trunk": "separate",
     "lr": 3e-4, "n_steps": 128, "batch_size": 512, "epochs": 5, "gamma": 0.995, "gae_lambda": 0.95,
     "clip": 0.2, "ent_coef": 0.01, "net": [256, 256],
 }
@@ -161,6 +173,10 @@ RANGES: dict[str, Bounds] = {
     "snapshots": Bounds(int, 1, 100),  # each a network held in every environment worker
     "checkpoint_every": STEPS, "n_steps": Bounds(int, 1, MAX_ROLLOUT), "update_threads": Bounds(int, 1, 256),
 }
+
+TRUNKS = ("separate", "shared")  # --trunk: the policy and the value on their own layers, or on one trunk
+NET_PREFIX = "net:"  # --init net:PATH: start from a network of expert iteration (agents.players.net)
+
 
 def game_defaults(game: str) -> dict[str, Any]:
     """The options ``game``'s agents package trains with besides the common DEFAULTS (``agents.games``)."""
@@ -221,9 +237,14 @@ def build_parser() -> TrainingParser:
     run.add_argument("--advice-prior", type=RANGES["advice_prior"], metavar="W",
                      help="with --features advice: the starting weight of the heuristic's choice in the policy's "
                           f"logits (0: none; default {default_text('advice_prior')})")
-    run.add_argument("--init", type=Path, metavar="MODEL",
-                     help="start from this model's weights (a ppo: model of the same table and network, e.g. "
-                          "from sobek-env imitate) instead of from scratch")
+    run.add_argument("--init", metavar="MODEL",
+                     help="start from this model's weights instead of from scratch: a ppo: model of the same table "
+                          "and network (e.g. from sobek-env imitate), or net:PATH, a network of expert iteration "
+                          "(sobek-env train --algo exit), which sets --trunk shared, --features raw and its --net")
+    run.add_argument("--trunk", choices=TRUNKS,
+                     help="separate: the policy and the value each on their own layers; shared: one trunk feeding "
+                          "both heads (with --features raw), the layout of a net: model, written as DIR/net.zip "
+                          f"beside model.zip (default {d['trunk']})")
     run.add_argument("--critic-warmup", type=RANGES["critic_warmup"], metavar="N",
                      help="learner steps at the start during which only the value function learns: the policy "
                           "keeps its starting play (with advice, the heuristic's) until the value function can "
@@ -274,6 +295,8 @@ def configure_run(argv: Sequence[str] | None) -> tuple[dict, Path, bool, Directo
             lock.release()
             raise
     config = {**DEFAULTS, **game_defaults(given.get("game", DEFAULTS["game"])), **given}
+    if isinstance(config["init"], str) and config["init"].startswith(NET_PREFIX):
+        config.update(implied_by_net(parser, config["init"], given))
     game = load_game(config["game"])
     if "players" not in given:
         parser.error(f"--players is required for a new run ({game.min_players} to {game.max_players} for "
@@ -287,6 +310,23 @@ def configure_run(argv: Sequence[str] | None) -> tuple[dict, Path, bool, Directo
     config["seed"] = config["seed"] if config["seed"] is not None else int(np.random.SeedSequence().entropy % 2**32)
     check_config(parser, config)
     return config, out, False, lock_run(parser, out, new=True)
+
+
+def implied_by_net(parser: TrainingParser, init: str, given: dict) -> dict:
+    """What ``--init net:PATH`` sets (the network's layers, one trunk, raw features), refusing an option given
+    otherwise."""
+    path = init[len(NET_PREFIX):]
+    try:
+        meta = read_net(path)[0]
+    except (OSError, ValueError) as exc:
+        parser.error(f"argument --init: {exc}")
+    implied = {"trunk": "shared", "features": "raw", "net": meta["hidden"]}
+    for key, value in implied.items():
+        if key in given and given[key] != value:
+            shown = ",".join(map(str, value)) if isinstance(value, list) else value
+            parser.error(f"argument --{key}: --init {init} is a network with --{key} {shown}; leave --{key} out "
+                         "or give that")
+    return implied
 
 
 def _resumed_config(parser: TrainingParser, out: Path, given: dict) -> dict:
@@ -315,6 +355,7 @@ def read_config(parser: TrainingParser, out: Path) -> dict:
     config.setdefault("advice_prior", DEFAULTS["advice_prior"])
     config.setdefault("critic_warmup", 0)  # runs from before the warm-up
     config.setdefault("init", None)  # runs from before --init
+    config.setdefault("trunk", "separate")  # runs from before --trunk
     config.setdefault("update_threads", 1)  # runs from before --update-threads
     config.setdefault("game", "sobek")  # runs from before there were several games
     missing = sorted(set(DEFAULTS) - set(config))
@@ -340,7 +381,7 @@ def check_fields(config: dict) -> None:
     if isinstance(config["players"], bool) or config["players"] not in game.player_counts:
         raise fail("players", f"must be a player count of {game.title}, {game.min_players} to {game.max_players}, "
                               f"got {config['players']!r}")
-    for key, choices in (("mode", OBSERVATION_MODES), ("reward", (*REWARDS, PAIRED_MARGIN)),
+    for key, choices in (("mode", OBSERVATION_MODES), ("reward", (*REWARDS, PAIRED_MARGIN)), ("trunk", TRUNKS),
                          ("features", feature_sets(config["game"]))):
         if config[key] not in choices:
             raise fail(key, f"must be one of {', '.join(choices)}, got {config[key]!r}")
@@ -408,6 +449,9 @@ def check_run(config: dict) -> None:
     if run_features(config) not in feature_sets(config["game"]):
         raise ValueError(f"--features {config['features']!r}: {config['game']} models read one of "
                          f"{', '.join(feature_sets(config['game']))}")
+    if config["trunk"] == "shared" and run_features(config) != "raw":
+        raise ValueError(f"--trunk shared builds a net: model's layout, which reads the observation alone: use "
+                         f"--features raw, not {run_features(config)}")
     if (config["reward"] == PAIRED_MARGIN
             and Featurizer(run_features(config), run_table(config)).advice_slice is None):
         raise ValueError(f"--reward {PAIRED_MARGIN} compares the learner with the advice its features carry: "
@@ -420,20 +464,23 @@ def check_run(config: dict) -> None:
 
 
 def check_init(parser: TrainingParser, config: dict) -> None:
-    """--init must name a readable model of the run's table and network; recorded as an absolute path."""
-    path = Path(config["init"]).resolve()
+    """--init must name a readable model of the run's table and network (a ``net:`` one: of its table);
+    recorded as an absolute path."""
+    net = config["init"].startswith(NET_PREFIX)
+    path = Path(config["init"][len(NET_PREFIX):] if net else config["init"]).resolve()
     try:
-        meta = read_model(path).meta
+        meta = read_net(path)[0] if net else read_model(path).meta
     except (OSError, ValueError) as exc:  # missing, not a model, damaged, the old format
         parser.error(f"argument --init: {exc}")
     wanted = {"game": config["game"], "num_players": config["players"], "observation_mode": config["mode"],
-              "features": run_features(config), "policy": policy_description(config)}
+              "features": run_features(config)}
+    wanted["hidden" if net else "policy"] = config["net"] if net else policy_description(config)
     for key, value in wanted.items():
         if meta.get(key) != value:
             parser.error(f"argument --init: {str(path)!r} has {key}={meta.get(key)!r} where this run has "
                          f"{key}={value!r}; give a model of the same table and network (or change the run's "
                          "options to the model's)")
-    config["init"] = str(path)
+    config["init"] = NET_PREFIX + str(path) if net else str(path)
 
 
 def check_rollout(config: dict) -> None:
@@ -815,7 +862,8 @@ def model_meta(config: dict, timesteps: int) -> dict:
 def policy_description(config: dict) -> dict:
     """The run's network as ``sobek.json`` describes it (see :func:`agents.players.ppo.describe_policy`)."""
     featurize = Featurizer(run_features(config), run_table(config))
-    description = {"class": "MaskableActorCriticPolicy", "net_arch": {"pi": config["net"], "vf": config["net"]},
+    cls = "TrunkPolicy" if config["trunk"] == "shared" else "MaskableActorCriticPolicy"
+    description = {"class": cls, "net_arch": {"pi": config["net"], "vf": config["net"]},
                    "activation": "ReLU", "features_extractor": "Log1pFeatures",
                    "features_extractor_kwargs": {"squashed": featurize.base}}
     if featurize.advice_slice is not None:  # features that carry an advised action: start from the advice
@@ -1031,11 +1079,24 @@ def train(config: dict, out: Path, resume: bool) -> Path:
               "give a larger --timesteps to extend it")
         meta = {key: value for key, value in checkpoint.model.meta.items() if key != "training"}
         write_model(path, meta, checkpoint.model.policy)
+        policy = checkpoint.model.policy
     else:
         model = learn(run, config, checkpoint)
         save_ppo(model, path, model_meta(config, model.num_timesteps), with_optimizer=False)
+        policy = model.policy.state_dict()
     print(f"model saved to {path}; play it as ppo:{path}")
+    if config["trunk"] == "shared":
+        net = out / "net.zip"
+        save_shared_trunk(policy, net, config)
+        print(f"its network saved to {net}; play it as net:{net}")
     return path
+
+
+def save_shared_trunk(policy: dict[str, torch.Tensor], path: Path, config: dict) -> None:
+    """Write a :class:`agents.players.ppo.TrunkPolicy`'s tensors as a ``net:`` model, its record naming the run."""
+    net = new_policy_value_net(net_meta(run_table(config), config["net"]))
+    net.load_state_dict(net_from_policy(policy))
+    save_net(net, path, net_meta(run_table(config), config["net"], training={"algo": "ppo", **config}))
 
 
 def restore(model: MaskablePPO, config: dict, checkpoint: Checkpoint) -> None:
@@ -1064,12 +1125,14 @@ def learn(run: Run, config: dict, checkpoint: Checkpoint | None) -> MaskablePPO:
             model.set_random_seed(seed)
             print(f"resuming from {checkpoint.path} at {done:,} steps")
         elif config["init"]:
+            net = config["init"].startswith(NET_PREFIX)
+            where = config["init"][len(NET_PREFIX):] if net else config["init"]
             try:  # checked when the run began; a run resumed before its first checkpoint reads it again
-                init = read_model(config["init"]).policy
+                init = policy_from_net(read_net(where)[1]) if net else read_model(where).policy
             except (OSError, ValueError) as exc:
                 raise RunError(f"the run starts from --init {config['init']!r}, which cannot be read now ({exc}); "
                                "put the model back, or start a new run in another --out") from None
-            load_state(model.policy, init, config["init"])
+            load_state(model.policy, init, where)
             print(f"starting from the weights of {config['init']}")
         # only now, the model built: a new run that could not start leaves no config.json to refuse its retry
         run.write_config(config)

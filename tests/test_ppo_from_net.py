@@ -1,0 +1,126 @@
+"""PPO from a network of expert iteration (train.py --init net:PATH, --trunk shared): the shared-trunk policy
+plays exactly as the network it starts from, and the run writes its network back as net.zip."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+import agents
+import sobek_env
+import train
+from agents.players.modelfile import PPO_FILE, read_meta_document
+from agents.players.net import net_meta, new_net, read_net, save_net
+from agents.players.ppo import PPOAgent, build_policy, check_meta, net_from_policy, policy_from_net
+from sobek_env.registry import load_game
+
+HIDDEN = [16, 8]
+SMALL_RUN = ["--envs", "1", "--n-steps", "256", "--batch-size", "256", "--epochs", "1", "--eval-every", "100000",
+             "--eval-games", "2", "--seed", "1", "--pool", "random", "--self-play-weight", "0"]
+
+
+def tiny_net(path: Path, game: str = "sobek", players: int = 2) -> Path:
+    torch.manual_seed(0)
+    meta = net_meta(load_game(game).table(players), HIDDEN)
+    save_net(new_net(meta), path, meta)
+    return path
+
+
+def trunk_policy_meta(players: int = 2) -> dict:
+    """The sobek.json record of a shared-trunk policy over Sobek's raw observation (as train.py writes it)."""
+    game = load_game("sobek")
+    size = game.observation_size(players)
+    return {"format": "sobek-ppo/2", "game": "sobek", "num_players": players, "observation_mode": "original",
+            "reward_mode": "round-margin", "features": "raw", "timesteps": 0, "observation_size": size,
+            "action_count": game.num_actions,
+            "policy": {"class": "TrunkPolicy", "net_arch": {"pi": HIDDEN, "vf": HIDDEN}, "activation": "ReLU",
+                       "features_extractor": "Log1pFeatures", "features_extractor_kwargs": {"squashed": size}}}
+
+
+def test_a_shared_trunk_policy_started_from_a_network_gives_its_logits_and_value(tmp_path: Path) -> None:
+    path = tiny_net(tmp_path / "net.zip")
+    net = agents.make(f"net:{path}", game="sobek", num_players=2)
+    meta = trunk_policy_meta()
+    policy = build_policy(check_meta(meta, "test"))
+    policy.load_state_dict(policy_from_net(read_net(path)[1]))
+    ppo = PPOAgent(policy, meta)
+    env = sobek_env.env(game="sobek", num_players=2)
+    env.reset(seed=3)
+    for _ in range(30):
+        observation, *_ = env.last()
+        logits, value = net.evaluate(observation)
+        np.testing.assert_allclose(ppo.logits(observation), logits, rtol=1e-5, atol=1e-5)
+        with torch.no_grad():
+            critic = policy.predict_values(torch.as_tensor(observation["observation"]).reshape(1, -1))
+        assert float(torch.tanh(critic)) == pytest.approx(value, abs=1e-5)  # the critic reads the unit untanhed
+        env.step(net.act(observation))
+    back = net_from_policy(policy.state_dict())
+    original = read_net(path)[1]
+    assert back.keys() == original.keys() and all(torch.equal(back[k], original[k]) for k in original)
+
+
+def test_a_shared_trunk_record_must_give_one_trunk() -> None:
+    meta = trunk_policy_meta()
+    meta["policy"]["net_arch"]["vf"] = [16, 16]
+    with pytest.raises(ValueError, match="TrunkPolicy's one trunk as equal pi and vf"):
+        check_meta(meta, "test")
+
+
+def test_a_run_from_a_network_keeps_its_play_through_the_critic_warmup_and_writes_it_back(tmp_path: Path) -> None:
+    init, out = tiny_net(tmp_path / "init.zip"), tmp_path / "run"
+    train.main(["--players", "2", "--timesteps", "512", "--critic-warmup", "1024", "--init", f"net:{init}",
+                "--out", str(out), *SMALL_RUN])
+    config = json.loads((out / "config.json").read_text())
+    assert (config["trunk"], config["features"], config["net"]) == ("shared", "raw", HIDDEN)
+    assert config["init"] == f"net:{init.resolve()}"
+    assert read_meta_document(out / "model.zip", PPO_FILE)["policy"]["class"] == "TrunkPolicy"
+    meta, after, _ = read_net(out / "net.zip")
+    assert meta["training"]["algo"] == "ppo" and meta["training"]["init"] == config["init"]
+    before = read_net(init)[1]
+    # two updates in the critic's warm-up: only the value head learnt, so the network plays as it did
+    for name in before:
+        assert torch.equal(after[name], before[name]) == (not name.startswith("value.")), name
+
+
+def test_a_run_from_a_network_learns_its_policy_after_the_warmup(tmp_path: Path) -> None:
+    init, out = tiny_net(tmp_path / "init.zip"), tmp_path / "run"
+    train.main(["--players", "2", "--timesteps", "256", "--init", f"net:{init}", "--out", str(out), *SMALL_RUN])
+    before, after = read_net(init)[1], read_net(out / "net.zip")[1]
+    differences = [float((after[k] - before[k]).abs().max()) for k in before]
+    assert 0 < max(differences) < 0.1  # one update moves the network a little
+
+
+@pytest.mark.parametrize(("extra", "message"), [
+    (["--features", "advice"], "argument --features: --init net:"),
+    (["--net", "32,32"], "argument --net: --init net:"),
+    (["--trunk", "separate"], "argument --trunk: --init net:"),
+    (["--players", "3"], "num_players=2 where this run has num_players=3"),
+])
+def test_a_run_from_a_network_refuses_options_that_do_not_fit_it(tmp_path: Path, extra: list[str], message: str,
+                                                                 capsys: pytest.CaptureFixture) -> None:
+    init = tiny_net(tmp_path / "init.zip")
+    args = ["--init", f"net:{init}", "--out", str(tmp_path / "run"), *extra]
+    with pytest.raises(SystemExit) as exit_:
+        train.main(["--players", "2", *args] if "--players" not in extra else args)
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+    assert not (tmp_path / "run").exists()
+
+
+@pytest.mark.parametrize(("extra", "message"), [
+    (["--init", "net:nowhere.zip"], "argument --init"),
+    (["--trunk", "shared", "--features", "advice"], "--trunk shared builds a net: model's layout"),
+])
+def test_a_missing_network_or_a_shared_trunk_over_advice_is_refused(tmp_path: Path, extra: list[str], message: str,
+                                                                   capsys: pytest.CaptureFixture) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        train.main(["--players", "2", "--out", str(tmp_path / "run"), *extra])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert message in err
+    assert "Traceback" not in err and not (tmp_path / "run").exists()
