@@ -215,6 +215,7 @@ def test_resuming_passes_over_a_damaged_checkpoint_to_the_one_before(tmp_path: P
     (["--warm-share", "1"], "must be a number from 0 to 0.99, got 1"),
     (["--warm-lr", "0"], "--warm-lr: "),
     (["--target", "best"], "invalid choice: 'best'"),
+    (["--iterations", "0"], "--iterations 0 trains the warm start alone: give --warm-start N too"),
 ])
 def test_bad_options_stop_with_one_line_and_write_nothing(tmp_path: Path, capsys, args: list[str],
                                                            message: str) -> None:
@@ -275,6 +276,17 @@ def test_the_warm_start_teaches_the_heuristic_s_own_choices_on_the_raw_observati
         assert heuristic.act(observation) == int(data.targets[i].argmax()), i
     assert set(np.unique(data.targets.sum(axis=1))) == {1.0} and data.masks.sum(axis=1).min() > 1
     assert (np.abs(data.outcomes) <= 1).all() and len(np.unique(data.games)) > 20
+
+
+def test_iterations_0_trains_the_warm_start_alone_and_ships_it(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    run(*TINY, "--iterations", "0", "--warm-start", "1000", "--warm-epochs", "1", "--out", str(out))
+    with (out / "eval.csv").open() as f:
+        rows = list(csv.DictReader(f))
+    assert [row["expert"] for row in rows] == ["heuristic (warm start)"]
+    assert sorted(path.name for path in (out / "nets").iterdir()) == ["iter_0000.zip"]
+    assert (out / "model.zip").read_bytes() == (out / "nets" / "iter_0000.zip").read_bytes()
+    assert not (out / "data" / "iter_0001.npz").exists()  # no search played
 
 
 def test_a_warm_start_is_iteration_0_and_a_resume_does_not_repeat_it(tmp_path: Path) -> None:

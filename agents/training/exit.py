@@ -123,7 +123,7 @@ DEFAULTS: dict[str, Any] = {
 # a run made before these fields had them so
 WARM_DEFAULTS = {key: DEFAULTS[key] for key in ("warm_start", "warm_epochs", "warm_lr", "warm_share")}
 RANGES: dict[str, Bounds] = {
-    "seed": SEEDS, "iterations": Bounds(int, 1, 10**6), "games": Bounds(int, 1, 10**7), "workers": Bounds(int, 1, 256),
+    "seed": SEEDS, "iterations": Bounds(int, 0, 10**6), "games": Bounds(int, 1, 10**7), "workers": Bounds(int, 1, 256),
     "temperature": Bounds(float, 0, 100, above=True), "window": Bounds(int, 1, 1000), "epochs": Bounds(int, 1, 1000),
     "lr": LEARNING_RATES, "batch_size": Bounds(int, 1, 2**20), "value_weight": Bounds(float, 0, 100),
     "eval_games": Bounds(int, 0, 10**6), "eval_seed": SEEDS, "warm_start": Bounds(int, 0, 10**8),
@@ -152,7 +152,8 @@ def build_parser() -> TrainingParser:
     parser.add_argument("--seed", type=RANGES["seed"], metavar="N", help="seed of everything (default: drawn, "
                                                                          "then recorded)")
     parser.add_argument("--iterations", type=RANGES["iterations"], metavar="N",
-                        help=f"iterations in all (default {d['iterations']})")
+                        help=f"iterations in all (default {d['iterations']}; 0 with --warm-start: the warm start "
+                             "alone, a network of the heuristic's play for a PPO phase, train.py --init net:PATH)")
     parser.add_argument("--games", type=RANGES["games"], metavar="N",
                         help=f"games labelled per iteration (default {d['games']})")
     parser.add_argument("--workers", type=RANGES["workers"], metavar="N",
@@ -217,6 +218,8 @@ def check_config(config: dict) -> None:
             bounds.check(config[key])
         except ValueError as exc:
             raise ValueError(f"{key} {exc}") from None
+    if config["iterations"] == 0 and not config["warm_start"]:
+        raise ValueError("--iterations 0 trains the warm start alone: give --warm-start N too, or iterations above 0")
     game = load_game(config["game"])
     if isinstance(config["players"], bool) or config["players"] not in game.player_counts:
         raise ValueError(f"{game.title} is for {game.min_players} to {game.max_players} players, "
