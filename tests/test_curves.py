@@ -67,3 +67,15 @@ def test_an_expert_iteration_log_is_drawn_over_cpu_hours(tmp_path: Path, capsys:
     assert exit_info.value.code == 2
     assert "the curve 'PPO' has no column 'cpu_hours' for --x cpu-hours" in capsys.readouterr().err
     assert not (tmp_path / "mixed.png").exists()
+
+
+def test_a_ppo_log_with_cpu_hours_is_drawn_beside_an_expert_iteration_s(tmp_path: Path) -> None:
+    exit_log, ppo_log = tmp_path / "exit.csv", tmp_path / "ppo.csv"
+    exit_log.write_text(EXIT_LOG)
+    ppo_log.write_text("timesteps,random_win_rate,random_low,random_high,heuristic_win_rate,heuristic_low,"
+                       "heuristic_high,games,seconds,cpu_hours\n250000,1,0.99,1,0.55,0.5,0.6,400,9.0,0.52\n")
+    rows = read_curve(ppo_log)
+    assert rows[0]["cpu_hours"] == 0.52 and rows[0]["timesteps"] == 250000
+    out = tmp_path / "curve.png"
+    main(["--out", str(out), "--x", "cpu-hours", f"net={exit_log}", f"PPO={ppo_log}"])
+    assert out.read_bytes().startswith(b"\x89PNG")

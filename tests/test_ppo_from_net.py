@@ -3,6 +3,7 @@ plays exactly as the network it starts from, and the run writes its network back
 
 from __future__ import annotations
 
+import csv
 import json
 from pathlib import Path
 
@@ -124,3 +125,17 @@ def test_a_missing_network_or_a_shared_trunk_over_advice_is_refused(tmp_path: Pa
     err = capsys.readouterr().err
     assert message in err
     assert "Traceback" not in err and not (tmp_path / "run").exists()
+
+
+def test_the_run_counts_the_cpu_hours_of_the_network_it_starts_from(tmp_path: Path) -> None:
+    torch.manual_seed(0)
+    meta = net_meta(load_game("sobek").table(2), HIDDEN, {"cpu_hours": 0.5})
+    init, out = tmp_path / "init.zip", tmp_path / "run"
+    save_net(new_net(meta), init, meta)
+    train.main(["--players", "2", "--timesteps", "256", "--init", f"net:{init}", "--out", str(out), *SMALL_RUN])
+    with (out / "eval.csv").open() as f:
+        rows = list(csv.DictReader(f))
+    assert 0.5 < float(rows[-1]["cpu_hours"]) < 0.6  # the network's half hour, and the seconds of this run
+    (checkpoint,) = (out / "checkpoints").iterdir()
+    state = json.loads((checkpoint / "state.json").read_text())
+    assert 1800 < state["cpu_seconds"] < 0.6 * 3600

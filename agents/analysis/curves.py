@@ -5,8 +5,9 @@ eval.csv, as train.py writes it with either backend or with ``--algo exit``), wi
     sobek-env curves --x cpu-hours --out docs/exit_sobek.png 2p=models/sobek-net-2p.eval.csv
 
 One panel per baseline (random, heuristic). The x axis is the steps each run had learned from, in thousands
-(``--x steps``, PPO's logs), or the CPU hours the run had spent (``--x cpu-hours``, expert iteration's logs,
-which also give the heuristic's share of the wins on the same deals in its seats: a dashed line of the
+(``--x steps``, PPO's logs), or the CPU hours the run had spent (``--x cpu-hours``: expert iteration's logs,
+and PPO's since it records them; a PPO run started from a network counts that network's hours too). Expert
+iteration's logs also give the heuristic's share of the wins on the same deals in its seats: a dashed line of the
 curve's colour). By default it is the steps if every log has them, else the CPU hours.
 """
 
@@ -46,8 +47,10 @@ def read_curve(path: Path) -> list[dict[str, float]]:
     if exit_log:
         names = {**{rate: EXIT_COLUMNS.get(rate, rate) for rate in rates},
                  "cpu_hours": "cpu_hours", "heuristic_baseline": "heuristic_baseline"}
-    else:
+    else:  # PPO's: the steps, and the CPU hours where it recorded them
         names = {"timesteps": "timesteps", **{rate: rate for rate in rates}}
+        if "cpu_hours" in fields:
+            names["cpu_hours"] = "cpu_hours"
     missing = [column for column in names.values() if column not in fields]
     if missing:
         raise ValueError(f"{str(path)!r} is not an eval.csv of train.py: it has no column {missing[0]!r}")
@@ -75,7 +78,8 @@ def x_axis(curves: Sequence[tuple[str, list[dict[str, float]]]], wanted: str | N
     for label, rows in curves:
         if column not in rows[0]:
             raise ValueError(f"the curve {label!r} has no column {column!r} for --x {axis} (a PPO log has "
-                             "timesteps, an expert iteration's log CPU hours)")
+                             "timesteps, and CPU hours if written since they are recorded; an expert iteration's "
+                             "log, CPU hours)")
     return axis
 
 

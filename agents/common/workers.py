@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import multiprocessing
 import os
+import resource
 import signal
 import sys
 import threading
@@ -25,6 +27,22 @@ from collections.abc import Iterator
 
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
 PARENT_CHECK_SECONDS = 0.5
+
+
+def cpu_seconds() -> float:
+    """CPU seconds of this process (all its threads), of its children that ended and, where ``/proc`` tells
+    (Linux), of those still running (a trainer's environment workers)."""
+    ended = resource.getrusage(resource.RUSAGE_CHILDREN)
+    total = time.process_time() + ended.ru_utime + ended.ru_stime
+    ticks = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    for child in multiprocessing.active_children():
+        try:
+            with open(f"/proc/{child.pid}/stat", "rb") as file:
+                fields = file.read().rsplit(b")", 1)[1].split()
+        except (OSError, IndexError, TypeError):
+            continue  # not Linux, or it just ended (and so counts among the ended)
+        total += (int(fields[11]) + int(fields[12])) / ticks  # utime and stime, the 14th and 15th fields
+    return total
 
 
 class WorkerDied(RuntimeError):

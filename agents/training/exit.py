@@ -56,12 +56,10 @@ import math
 import multiprocessing
 import os
 import platform
-import resource
 import shlex
 import shutil
 import sys
 import tempfile
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -82,7 +80,7 @@ from agents.common.arguments import (
     layer_sizes,
 )
 from agents.common.files import DirectoryLock, read_json, write_atomic
-from agents.common.workers import die_with_parent
+from agents.common.workers import cpu_seconds, die_with_parent
 from agents.players.net import (
     PolicyValueNet,
     load_weights,
@@ -566,12 +564,6 @@ def evaluate(config: dict, path: Path) -> dict[str, float]:
 
 
 # ---------------------------------------------------------------- the run
-
-
-def cpu_seconds() -> float:
-    """CPU seconds of this process and of its children that ended (the labelling and evaluation workers)."""
-    children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return time.process_time() + children.ru_utime + children.ru_stime
 
 
 class ExitRun(Run):

@@ -48,6 +48,7 @@ class Checkpoint:
     timesteps: int
     snapshots: list[str]
     model: ModelFile
+    cpu_seconds: float = 0.0  # what the run had spent by then (0 in checkpoints from before it was recorded)
 
 
 def now() -> str:
@@ -105,7 +106,10 @@ class Run:
         snapshots = [str(self.snapshots / Path(name).name) for name in state["snapshots"]]
         for snapshot in snapshots:
             load_ppo(snapshot, num_players=num_players, observation_mode=observation_mode)
-        return Checkpoint(path, state["timesteps"], snapshots, model)
+        cpu = state.get("cpu_seconds", 0.0)
+        if isinstance(cpu, bool) or not isinstance(cpu, (int, float)) or not 0 <= cpu < 1e12:
+            raise ValueError(f"{str(path / 'state.json')!r} has cpu_seconds={cpu!r}, not a number of seconds")
+        return Checkpoint(path, state["timesteps"], snapshots, model, float(cpu))
 
     def last_checkpoint(self, num_players: int, observation_mode: str) -> Checkpoint | None:
         """The newest checkpoint that reads back whole, warning on stderr about each newer one that does not;
@@ -125,8 +129,9 @@ class Run:
                            "start a new run in another --out")
         return None
 
-    def save_checkpoint(self, model: MaskablePPO, meta: dict, snapshots: list[str]) -> Path:
-        """Model with optimizer, snapshots in play and step count; written aside, then renamed.
+    def save_checkpoint(self, model: MaskablePPO, meta: dict, snapshots: list[str], cpu_seconds: float = 0.0) -> Path:
+        """Model with optimizer, snapshots in play, step count and the CPU seconds spent so far; written aside,
+        then renamed.
 
         Checkpoints of later steps (from a continuation that was lost, since this one resumed
         before them) are removed, so the newest checkpoint is always this run's last one.
@@ -138,7 +143,8 @@ class Run:
         final = self.checkpoints / f"step_{steps:010d}"
         aside = Path(tempfile.mkdtemp(dir=self.checkpoints, prefix=f".{final.name}."))
         save_ppo(model, aside / "model.zip", meta)
-        state = {"timesteps": steps, "snapshots": [Path(p).name for p in snapshots], "saved": now()}
+        state = {"timesteps": steps, "snapshots": [Path(p).name for p in snapshots], "saved": now(),
+                 "cpu_seconds": round(cpu_seconds, 1)}
         write_atomic(aside / "state.json", json.dumps(state, indent=1) + "\n")
         aside.chmod(0o755)
         shutil.rmtree(final, ignore_errors=True)

@@ -65,6 +65,7 @@ import errno
 import multiprocessing
 import os
 import platform
+import shlex
 import signal
 import sys
 import tempfile
@@ -105,6 +106,7 @@ from agents.common.files import DirectoryLock
 from agents.common.workers import (
     Interrupted,
     WorkerDied,
+    cpu_seconds,
     die_with_parent,
     how_it_ended,
 )
@@ -309,6 +311,7 @@ def configure_run(argv: Sequence[str] | None) -> tuple[dict, Path, bool, Directo
     config["timesteps"] = config["timesteps"] or budgets.get(config["players"], FALLBACK_TIMESTEPS)
     config["seed"] = config["seed"] if config["seed"] is not None else int(np.random.SeedSequence().entropy % 2**32)
     check_config(parser, config)
+    config["command"] = "python train.py " + shlex.join(list(argv) if argv is not None else sys.argv[1:])
     return config, out, False, lock_run(parser, out, new=True)
 
 
@@ -935,8 +938,10 @@ class Trainer(BaseCallback):
     happened and ``signal`` which signal it was.
     """
 
-    def __init__(self, run: Run, config: dict, snapshots: list[str]) -> None:
+    def __init__(self, run: Run, config: dict, snapshots: list[str], cpu_spent: float = 0.0) -> None:
         super().__init__()
+        self.cpu_spent = cpu_spent  # CPU seconds before this start (the checkpoint's, or the --init network's)
+        self.cpu_start = cpu_seconds()
         self.run = run
         self.config = config
         self.pool_snapshots = snapshots
@@ -1027,9 +1032,15 @@ class Trainer(BaseCallback):
         if self.bar is not None:
             self.bar.close()
 
+    def cpu_hours(self) -> float:
+        """The CPU hours the run has spent: its trainer's and its workers', from every start (and, started from a
+        network of expert iteration, that network's own)."""
+        return (self.cpu_spent + cpu_seconds() - self.cpu_start) / 3600
+
     def save_checkpoint(self) -> None:
         """A checkpoint of the model at its step count."""
-        self.run.save_checkpoint(self.model, model_meta(self.config, self.model.num_timesteps), self.pool_snapshots)
+        self.run.save_checkpoint(self.model, model_meta(self.config, self.model.num_timesteps), self.pool_snapshots,
+                                 self.cpu_hours() * 3600)
 
     def add_snapshot(self) -> None:
         """Freeze the learner and send the snapshot to every environment's pool."""
@@ -1056,6 +1067,7 @@ class Trainer(BaseCallback):
                 self.logger.record(f"eval/{baseline}_{key}", row[f"{baseline}_{key}"])
         self.logger.dump(step=steps)
         row["games"], row["seconds"] = self.config["eval_games"], round(time.perf_counter() - start, 1)
+        row["cpu_hours"] = round(self.cpu_hours(), 4)
         self.run.log_eval(row)
         summary = ", ".join(f"{b} {row[f'{b}_win_rate']:.3f} [{row[f'{b}_low']:.3f}, {row[f'{b}_high']:.3f}]"
                             for b in EVAL_BASELINES)
@@ -1144,7 +1156,7 @@ def learn(run: Run, config: dict, checkpoint: Checkpoint | None) -> MaskablePPO:
         if config["self_play_weight"] > 0 and not snapshots:  # before the first reset: the pool may be only self-play
             snapshots = [run.save_snapshot(model, model_meta(config, model.num_timesteps))]
             env.env_method("add_snapshot", snapshots[0])
-        trainer = Trainer(run, config, snapshots)
+        trainer = Trainer(run, config, snapshots, checkpoint.cpu_seconds if checkpoint else init_cpu_seconds(config))
         try:
             model.learn(config["timesteps"] - done, callback=trainer, reset_num_timesteps=False)
         except WorkerDied:
@@ -1157,6 +1169,15 @@ def learn(run: Run, config: dict, checkpoint: Checkpoint | None) -> MaskablePPO:
     if trainer.interrupted:
         raise Interrupted(trainer.signal)
     return model
+
+
+def init_cpu_seconds(config: dict) -> float:
+    """The CPU seconds that made the run's --init network (its record's ``training.cpu_hours``, as expert
+    iteration writes it), so that the run's CPU hours are the network's whole cost; 0 for any other start."""
+    if not (config["init"] or "").startswith(NET_PREFIX):
+        return 0.0
+    hours = read_net(config["init"][len(NET_PREFIX):])[0].get("training", {}).get("cpu_hours", 0.0)
+    return float(hours) * 3600 if isinstance(hours, (int, float)) and 0 <= hours < 1e8 else 0.0
 
 
 def resume_hint(out: Path) -> str:
