@@ -216,6 +216,7 @@ def test_resuming_passes_over_a_damaged_checkpoint_to_the_one_before(tmp_path: P
     (["--warm-lr", "0"], "--warm-lr: "),
     (["--target", "best"], "invalid choice: 'best'"),
     (["--iterations", "0"], "--iterations 0 trains the warm start alone: give --warm-start N too"),
+    (["--warm-rounds", "0"], "--warm-rounds: "),
 ])
 def test_bad_options_stop_with_one_line_and_write_nothing(tmp_path: Path, capsys, args: list[str],
                                                            message: str) -> None:
@@ -276,6 +277,39 @@ def test_the_warm_start_teaches_the_heuristic_s_own_choices_on_the_raw_observati
         assert heuristic.act(observation) == int(data.targets[i].argmax()), i
     assert set(np.unique(data.targets.sum(axis=1))) == {1.0} and data.masks.sum(axis=1).min() > 1
     assert (np.abs(data.outcomes) <= 1).all() and len(np.unique(data.games)) > 20
+
+
+def test_with_a_player_the_heuristic_labels_the_states_the_player_reaches() -> None:
+    """DAgger's examples: the player's moves are played (so the games differ from the heuristic's own), and
+    each target is still the Python heuristic's choice on the example's observation."""
+    def lowest_legal(observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        assert observations.shape[1] == sobek_env.load_game("sobek").observation_size(2)
+        return masks.argmax(axis=1)
+
+    own = Examples(**heuristic_examples("sobek", 2, "original", 2000, seed=5))
+    led = Examples(**heuristic_examples("sobek", 2, "original", 2000, seed=5, player=lowest_legal))
+    assert len(led) >= 2000 and not np.array_equal(led.observations[:500], own.observations[:500])
+    heuristic = PYTHON_BASELINES["heuristic"](sobek_env.load_game("sobek").table(2))
+    departures = 0
+    for i in np.random.default_rng(1).choice(len(led), 200, replace=False).tolist():
+        observation = {"observation": led.observations[i].astype(np.float32), "action_mask": led.masks[i]}
+        target = int(led.targets[i].argmax())
+        assert heuristic.act(observation) == target, i
+        departures += target != int(led.masks[i].argmax())
+    assert departures > 20  # the heuristic's labels are not the player's moves
+
+
+def test_warm_rounds_add_the_network_s_own_games_labelled_by_the_heuristic(tmp_path: Path, capsys) -> None:
+    out = tmp_path / "run"
+    run(*TINY, "--iterations", "0", "--warm-start", "1000", "--warm-epochs", "1", "--warm-rounds", "2",
+        "--out", str(out))
+    first, second = data_of(out, 0), Examples.load(out / "data" / "iter_0000_round_2.npz")
+    assert len(second) >= 1000 and not np.array_equal(second.observations[:200], first.observations[:200])
+    with (out / "eval.csv").open() as f:
+        (row,) = list(csv.DictReader(f))
+    assert int(row["examples"]) == len(first) + len(second)
+    assert "warm start, round 2:" in capsys.readouterr().out
+    assert json.loads((out / "config.json").read_text())["warm_rounds"] == 2
 
 
 def test_iterations_0_trains_the_warm_start_alone_and_ships_it(tmp_path: Path) -> None:

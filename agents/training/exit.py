@@ -6,7 +6,9 @@
 
 Each iteration (Anthony, Tian and Barber 2017), after an optional warm start (``--warm-start N``: the network
 first learns N of the heuristic's decisions, played in the native training batch; iteration 0,
-:mod:`agents.training.warmstart`):
+:mod:`agents.training.warmstart`; with ``--warm-rounds R``, R-1 more rounds of N decisions each follow in which
+the network plays the learner's seat and the heuristic labels the states it reaches, DAgger, the network training
+on all rounds' examples after each):
 
 1. **Labels.** ``--games`` games are played on ``--workers`` processes. In game g the learner's seat (g mod
    players) is played by the expert, ``--expert`` (default ``ismcts``: the game's search setting); every other
@@ -95,7 +97,7 @@ from agents.players.registry import make, with_option
 from agents.search.ismcts import REWARD_POINTS_SHARE
 from agents.tournaments.tournament import agent_seed, play_tournament, turns, wilson_interval
 from agents.training.rundir import Run, RunError, ending_a_run, lock_run, now, run_options
-from agents.training.warmstart import heuristic_examples
+from agents.training.warmstart import heuristic_examples, net_player
 from sobek_env.env import ask
 from sobek_env.game import Table
 from sobek_env.registry import GAMES, load_game
@@ -116,16 +118,19 @@ DEFAULTS: dict[str, Any] = {
     "target": "means", "temperature": 0.05, "early": "heuristic", "value": "outcome", "window": 3,
     "epochs": 4, "lr": 1e-3, "batch_size": 256, "value_weight": 1.0, "net": [256, 256],
     "eval_games": 120, "eval_seed": EVAL_SEED, "warm_start": 0, "warm_epochs": 3, "warm_lr": None,
+    "warm_rounds": 1,
     "warm_share": 0.0,
 }
 # a run made before these fields had them so
-WARM_DEFAULTS = {key: DEFAULTS[key] for key in ("warm_start", "warm_epochs", "warm_lr", "warm_share")}
+WARM_DEFAULTS = {key: DEFAULTS[key] for key in ("warm_start", "warm_epochs", "warm_lr", "warm_share",
+                                                  "warm_rounds")}
 RANGES: dict[str, Bounds] = {
     "seed": SEEDS, "iterations": Bounds(int, 0, 10**6), "games": Bounds(int, 1, 10**7), "workers": Bounds(int, 1, 256),
     "temperature": Bounds(float, 0, 100, above=True), "window": Bounds(int, 1, 1000), "epochs": Bounds(int, 1, 1000),
     "lr": LEARNING_RATES, "batch_size": Bounds(int, 1, 2**20), "value_weight": Bounds(float, 0, 100),
     "eval_games": Bounds(int, 0, 10**6), "eval_seed": SEEDS, "warm_start": Bounds(int, 0, 10**8),
-    "warm_epochs": Bounds(int, 1, 1000), "warm_share": Bounds(float, 0, 0.99), "warm_lr": LEARNING_RATES,
+    "warm_epochs": Bounds(int, 1, 1000), "warm_rounds": Bounds(int, 1, 100),
+    "warm_share": Bounds(float, 0, 0.99), "warm_lr": LEARNING_RATES,
 }
 UNSET = ("warm_lr",)  # fields whose null means "as another option" (--warm-lr: as --lr)
 CHOICES: dict[str, tuple[str, ...]] = {"game": GAMES, "mode": ("original", "memory"), "target": TARGETS,
@@ -185,6 +190,10 @@ def build_parser() -> TrainingParser:
                              f"batch (iteration 0; default {d['warm_start']}: none)")
     parser.add_argument("--warm-epochs", type=RANGES["warm_epochs"], metavar="N",
                         help=f"passes over the warm start's decisions (default {d['warm_epochs']})")
+    parser.add_argument("--warm-rounds", type=RANGES["warm_rounds"], metavar="R",
+                        help="rounds of the warm start: the first played by the heuristic, each other by the network "
+                             "so far, the heuristic labelling the states it reaches (DAgger); --warm-start decisions "
+                             f"each, the network training on all of them after each round (default {d['warm_rounds']})")
     parser.add_argument("--warm-lr", type=RANGES["warm_lr"], metavar="LR",
                         help="Adam's learning rate in the warm start (default: --lr); --lr then applies to the "
                              "search's iterations")
@@ -679,6 +688,20 @@ class WarmExamples:
                 self.examples.save(run.data(0))
         return self.examples
 
+    def round(self, run: ExitRun, net: PolicyValueNet, number: int) -> Examples:
+        """Round ``number`` (2 onwards) of a DAgger warm start: the heuristic's choices in the states ``net``
+        reaches playing the learner's seat, kept as ``data/iter_0000_round_N.npz`` (read back if there, as the
+        same network plays the same games)."""
+        path = run.data(0).with_name(f"iter_0000_round_{number}.npz")
+        if path.is_file():
+            return Examples.load(path)
+        config = self.config
+        examples = Examples(**heuristic_examples(
+            config["game"], config["players"], config["mode"], config["warm_start"],
+            int(np.random.default_rng([config["seed"], 0, 2, number]).integers(2**62)), player=net_player(net)))
+        examples.save(path)
+        return examples
+
 
 def train(config: dict, out: Path, resume: bool, progress: bool = True) -> Path:
     """Run (or continue) expert iteration in ``out``; the final network's path."""
@@ -733,6 +756,13 @@ def train(config: dict, out: Path, resume: bool, progress: bool = True) -> Path:
             data = warm.get(run)
             fresh = measure(net, data, config["value"])
             figures = train_net(net, optimizer, data, config, 0, config["warm_epochs"], config["warm_lr"])
+            for round_ in range(2, config["warm_rounds"] + 1):  # DAgger: the states the network reaches
+                more = warm.round(run, net, round_)
+                agreement = measure(net, more, config["value"])["fresh_agreement"]
+                tqdm.write(f"warm start, round {round_}: {len(more):,} decisions of the network's own games, where "
+                           f"it chose the heuristic's action on {agreement:.3f} before training on them")
+                data = Examples.join([data, more])
+                figures = train_net(net, optimizer, data, config, 0, config["warm_epochs"], config["warm_lr"])
             close_iteration(0, WARM_EXPERT, data, fresh, figures)
         for iteration in range(done + 1, config["iterations"] + 1):
             expert = config["expert"]

@@ -8,13 +8,20 @@ seat following the advice the batch writes for it (the heuristic's choice, the s
 its raw observation (the network never reads the advice), its mask, the heuristic's action as the policy
 target and the game's outcome for that seat (its margin, :meth:`sobek_env.game.Game.margins`) as the value
 target, squashed as the search squashes its rewards.
+
+With a ``player`` (DAgger, Ross, Gordon and Bagnell 2011), the learner's seat plays the player's choice
+instead (a network's, see :func:`net_player`) and the heuristic only labels: the examples are then the states
+the learner itself reaches, where a network taught on the heuristic's own games errs most (one wrong habit
+leads it where the heuristic never goes, and nothing taught it what to do there).
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
+import torch
 
 from agents.players.features import Featurizer
 from agents.search.ismcts import REWARD_POINTS_SHARE
@@ -25,9 +32,24 @@ ADVICE = "advice"
 NUM_GAMES = 256  # games stepped together
 
 
-def heuristic_examples(game: str, players: int, mode: str, decisions: int, seed: int) -> dict[str, np.ndarray]:
+Player = Callable[[np.ndarray, np.ndarray], np.ndarray]  # (raw observations, masks) -> actions
+
+
+def net_player(net: torch.nn.Module) -> Player:
+    """The most probable legal action of a policy-value network (:class:`agents.players.net.PolicyValueNet`)
+    for each row of a batch of raw observations."""
+    def play(observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        with torch.no_grad():
+            logits, _ = net(torch.as_tensor(observations, dtype=torch.float32))
+        return logits.masked_fill(~torch.as_tensor(masks), -torch.inf).argmax(dim=1).numpy()
+    return play
+
+
+def heuristic_examples(game: str, players: int, mode: str, decisions: int, seed: int,
+                       player: Player | None = None) -> dict[str, np.ndarray]:
     """At least ``decisions`` of the heuristic's decisions with a choice, whole games only, as the fields of
-    :class:`agents.training.exit.Examples`; ValueError where the native training batch was not built."""
+    :class:`agents.training.exit.Examples`; with ``player``, the heuristic's choices in the states reached by
+    ``player`` playing the learner's seat. ValueError where the native training batch was not built."""
     config = {"game": game, "players": players, "mode": mode, "reward": "win", "features": ADVICE,
               "pool": [("heuristic", 1.0)]}
     if not native_possible(config):
@@ -50,10 +72,11 @@ def heuristic_examples(game: str, players: int, mode: str, decisions: int, seed:
             advice = rows[:, low:high]
             actions = np.where(advice.any(axis=1), advice.argmax(axis=1), masks.argmax(axis=1))
             choice = masks.sum(axis=1) > 1
+            played = actions if player is None else np.where(choice, player(rows[:, :base], masks), actions)
             chunks.append((rows[choice, :base].astype(np.float16), masks[choice], actions[choice].astype(np.int16),
                            game_of[choice].astype(np.int32)))
             per_game += choice
-            rows, _, dones, infos = env.step(actions)
+            rows, _, dones, infos = env.step(played)
             for i in np.flatnonzero(dones).tolist():  # the game's own margin (Kleopatra's eaten seats count 0)
                 outcomes[int(game_of[i])] = math.tanh(infos[i]["lead"] / REWARD_POINTS_SHARE)
                 kept += int(per_game[i])
