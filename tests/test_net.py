@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import subprocess
 import sys
@@ -19,6 +20,10 @@ from sobek_env.registry import load_game
 
 ROOT = Path(__file__).resolve().parent.parent
 TABLES = [("sobek", 2), ("kleopatra", 3)]
+SHIPPED_NETS = sorted((ROOT / "models").glob("*-net-*p.zip"))
+# (decisions, sha256 of the actions) of each shipped network in 3 seeded games against heuristic players, recorded
+# when it was measured: a change in the engine, the observation or the heuristic moves them
+SHIPPED_PLAY = {"sobek-net-2p.zip": (333, "1b130b2bb47758a9")}
 
 
 def tiny_net(path: Path, game: str, players: int, seed: int = 0) -> Path:
@@ -125,14 +130,16 @@ except ValueError as exc:  # the registry's word for a game whose baselines cann
 
 def test_the_network_plays_whole_games_with_the_baselines_unimportable(tmp_path: Path) -> None:
     cases = [(game, players, str(tiny_net(tmp_path / f"{game}.zip", game, players))) for game, players in TABLES]
+    cases += [(*shipped_table(path), str(path)) for path in SHIPPED_NETS]
     run = subprocess.run([sys.executable, "-c", PLAY_ALONE.format(cases=cases)], cwd=ROOT, capture_output=True,
                          text=True, timeout=300)
     assert run.returncode == 0, run.stderr
     lines = run.stdout.split("\n")
     assert lines[-2] == "baselines unimportable"  # the check can fail: the baselines really were out of reach
-    for (game, _), line in zip(TABLES, lines):
+    for (game, _, _), line in zip(cases, lines):
         name, decisions = line.split()
         assert name == game and int(decisions) > 10
+    assert len(lines) == len(cases) + 2
 
 
 def test_the_search_guided_by_a_network_keeps_its_choice_before_the_late_game(tmp_path: Path) -> None:
@@ -185,3 +192,31 @@ def test_top_searches_only_the_network_s_most_probable_actions(tmp_path: Path, t
 def test_top_needs_a_network_in_paired_mode(options: str, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         agents.make(f"ismcts:mode=paired,{options}", game="sobek", num_players=2)
+
+
+
+def shipped_table(path: Path) -> tuple[str, int]:
+    meta = read_net(path)[0]
+    return meta["game"], meta["num_players"]
+
+
+def test_every_shipped_network_has_its_recorded_play() -> None:
+    assert sorted(path.name for path in SHIPPED_NETS) == sorted(SHIPPED_PLAY)
+
+
+@pytest.mark.parametrize("name", sorted(SHIPPED_PLAY))
+def test_each_shipped_network_plays_as_when_it_was_measured(name: str) -> None:
+    game, num_players = shipped_table(ROOT / "models" / name)
+    agent = agents.make(f"net:{ROOT / 'models' / name}", game=game, num_players=num_players)
+    assert agent.meta["features"] == "raw"
+    actions = []
+    for seed in range(3):
+        opponents = [agents.make("heuristic", game=game, num_players=num_players) for _ in range(num_players - 1)]
+        env = sobek_env.SingleAgentEnv(opponents, num_players=num_players, seat=seed % num_players, game=game)
+        observation, _ = env.reset(seed=seed)
+        over = False
+        while not over:
+            actions.append(agent.act({"observation": observation, "action_mask": env.action_masks()}))
+            observation, _, over, _, _ = env.step(actions[-1])
+    digest = hashlib.sha256(",".join(map(str, actions)).encode()).hexdigest()[:16]
+    assert (len(actions), digest) == SHIPPED_PLAY[name]
