@@ -85,9 +85,8 @@ def heuristic_examples(game: str, players: int, mode: str, decisions: int, seed:
                 dealt += 1
     finally:
         env.close()
-    observations, masks, actions, games = (np.concatenate(part) for part in zip(*chunks))
-    ended = np.isin(games, np.fromiter(outcomes, dtype=np.int32, count=len(outcomes)))  # unfinished games dropped
-    observations, masks, actions, games = observations[ended], masks[ended], actions[ended], games[ended]
+    observations, masks, actions, games = _finished(chunks, np.fromiter(outcomes, dtype=np.int32,
+                                                                       count=len(outcomes)))
     count = len(games)
     targets = np.zeros((count, table.game.num_actions), dtype=np.float16)
     targets[np.arange(count), actions] = 1.0
@@ -95,3 +94,20 @@ def heuristic_examples(game: str, players: int, mode: str, decisions: int, seed:
             "weights": np.ones(count, dtype=np.uint8),
             "outcomes": np.array([outcomes[g] for g in games.tolist()], dtype=np.float32),
             "searched": np.full(count, math.nan, dtype=np.float32), "games": games}
+
+
+def _finished(chunks: list[tuple[np.ndarray, ...] | None], ended: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The chunks' rows of the games that ended, as one array a field, each chunk freed once copied: the
+    observations of millions of decisions take gigabytes, and joining them all, then dropping the unfinished
+    games, would hold three copies at once."""
+    keeps = [np.isin(chunk[3], ended) for chunk in chunks]
+    count = sum(int(keep.sum()) for keep in keeps)
+    fields = [np.empty((count, *part.shape[1:]), dtype=part.dtype) for part in chunks[0]]  # filled, page by page
+    start = 0
+    for i, keep in enumerate(keeps):
+        chunk, chunks[i] = chunks[i], None  # freed once copied
+        end = start + int(keep.sum())
+        for field, part in zip(fields, chunk):
+            field[start:end] = part[keep]
+        start = end
+    return tuple(fields)
