@@ -24,8 +24,10 @@ def reports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
               "--sweep", "tolerance=0,0.5,1", "--out", str(out / "kleopatra"), "--workers", "1"])
     evaluate(["--players", "2", "--games", "4", "--agents", f"ppo:{ROOT / 'models' / 'ppo-2p.zip'}", "heuristic",
               "--out", str(out / "learned"), "--workers", "1"])
+    evaluate(["--players", "2", "--games", "4", "--agents", f"net:{ROOT / 'models' / 'sobek-net-2p.zip'}",
+              "heuristic", "--out", str(out / "net"), "--workers", "1"])
     return {"sobek": out / "sobek" / "sweep.json", "kleopatra": out / "kleopatra" / "sweep.json",
-            "learned": out / "learned" / "evaluate.json"}
+            "learned": out / "learned" / "evaluate.json", "net": out / "net" / "evaluate.json"}
 
 
 def test_the_study_draws_both_games_with_the_learned_agent(reports: dict[str, Path], tmp_path: Path,
@@ -37,9 +39,11 @@ def test_the_study_draws_both_games_with_the_learned_agent(reports: dict[str, Pa
     learned = read_learned(reports["learned"])
     assert (learned.label, learned.opponents) == ("ppo-2p", ("heuristic",))
     assert check_pairing([sobek, kleopatra], [learned]) == {0: [learned], 1: []}
+    net = read_learned(reports["net"])
+    assert (net.label, net.opponents) == ("sobek-net-2p", ("heuristic",))
     figure = tmp_path / "study.png"
     main([str(reports["sobek"]), str(reports["kleopatra"]), "--learned", str(reports["learned"]),
-          "--out", str(figure)])
+          str(reports["net"]), "--out", str(figure)])
     assert figure.read_bytes().startswith(b"\x89PNG") and f"wrote {figure}" in capsys.readouterr().out
 
 
@@ -95,4 +99,4 @@ def test_a_learned_agent_against_other_opponents_or_tables_is_refused(reports: d
     no_model = damaged(reports["learned"], tmp_path / "none.json", lambda r: r.update(agents=["heuristic"] * 2))
     with pytest.raises(SystemExit):
         main([str(reports["sobek"]), "--learned", str(no_model), "--out", str(tmp_path / "x.png")])
-    assert "expected one ppo: agent" in capsys.readouterr().err
+    assert "expected one learned agent (ppo: or net:)" in capsys.readouterr().err

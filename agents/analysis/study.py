@@ -9,7 +9,7 @@ sweep (per game) and three panels against the swept value: the win rate with its
 mean final score, and the share of the game's penalty for corruption (the ``penalty_rate`` its agents
 package registers, :mod:`agents.games`: in Sobek the rounds in which the agent was the most corrupt and
 lost points, in Kleopatra the games in which the crocodile ate it).
-Each ``--learned`` report (``evaluate.py`` with a ``ppo:`` agent against
+Each ``--learned`` report (``evaluate.py`` with a learned agent, ``ppo:`` or ``net:``, against
 the sweep's opponents, in the same game at the same table) is drawn on the same axes as a dashed line:
 a learned agent has no tolerance, only the place its play puts it.
 """
@@ -27,6 +27,7 @@ from agents.common.files import write_figure
 from agents.games import tables
 from sobek_env.registry import load_game
 
+LEARNED = ("ppo:", "net:")  # the specs of learned agents, drawn as dashed lines
 MAX_REPORT_BYTES = 64 * 1024 * 1024  # a 2,000-game evaluate.json with every game is a few MB
 NUMBERS = ("win_rate", "win_low", "win_high", "score_mean")
 
@@ -128,17 +129,18 @@ def read_sweep(path: Path) -> Sweep:
 
 
 def read_learned(path: Path) -> Learned:
-    """The ``ppo:`` agent's row of an evaluate.json (exactly one agent of the table must be learned)."""
+    """The learned agent's row of an evaluate.json (exactly one agent of the table must be learned: a ``ppo:``
+    model or a ``net:`` network)."""
     report = read_report(path)
     game, players, rate = _game(report, path)
     agents = [str(a) for a in _field(report, path, "agents", list)]
     summary = _field(report, path, "summary", list)
-    learned = [i for i, spec in enumerate(agents) if spec.startswith("ppo:")]
+    learned = [i for i, spec in enumerate(agents) if spec.startswith(LEARNED)]
     if len(learned) != 1 or len(summary) != len(agents):
-        raise ValueError(f"{str(path)!r}: expected one ppo: agent among {agents}")
+        raise ValueError(f"{str(path)!r}: expected one learned agent ({' or '.join(LEARNED)}) among {agents}")
     i = learned[0]
     row = _numbers(summary[i], path, (*NUMBERS, rate))
-    label = Path(agents[i].removeprefix("ppo:").split(",")[0]).stem
+    label = Path(agents[i].split(":", 1)[1].split(",")[0]).stem
     return Learned(path, game, players, label, tuple(agents[:i] + agents[i + 1:]), row)
 
 
@@ -198,7 +200,7 @@ def main(argv: list[str] | None = None) -> None:
                                      epilog="\n".join(__doc__.splitlines()[2:]))
     parser.add_argument("sweeps", nargs="+", type=Path, metavar="SWEEP_JSON", help="evaluate.py --sweep reports")
     parser.add_argument("--learned", nargs="*", type=Path, default=[], metavar="EVALUATE_JSON",
-                        help="evaluate.py reports of a ppo: agent against a sweep's opponents")
+                        help="evaluate.py reports of a learned agent (ppo: or net:) against a sweep's opponents")
     parser.add_argument("--out", type=Path, required=True, help="the PNG to write")
     args = parser.parse_args(argv)
     try:
