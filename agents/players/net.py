@@ -59,6 +59,11 @@ def masked_log_softmax(logits: torch.Tensor, masks: torch.Tensor) -> torch.Tenso
     return torch.log_softmax(logits.masked_fill(~masks, -1e9), dim=1)
 
 
+def masked_argmax(logits: torch.Tensor, masks: torch.Tensor) -> torch.Tensor:
+    """Each row's most probable legal action (``masks`` true)."""
+    return logits.masked_fill(~masks, -torch.inf).argmax(dim=1)
+
+
 def parameter_count(observation_size: int, action_count: int, hidden: list[int]) -> int:
     """The parameters of the network these sizes build."""
     sizes = [observation_size, *hidden]

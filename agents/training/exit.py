@@ -86,6 +86,7 @@ from agents.common.workers import cpu_seconds, die_with_parent
 from agents.players.net import (
     PolicyValueNet,
     load_weights,
+    masked_argmax,
     masked_log_softmax,
     net_meta,
     net_problem,
@@ -535,7 +536,7 @@ def measure(net: PolicyValueNet, data: Examples, value: str) -> dict[str, float]
             policy_loss, value_loss = losses(net, observations, masks, targets, weights,
                                              torch.as_tensor(values[rows].astype(np.float32)))
             logits, _ = net(observations)
-            chosen = logits.masked_fill(~masks, -math.inf).argmax(dim=1)
+            chosen = masked_argmax(logits, masks)
             agree = (chosen == targets.argmax(dim=1)).float()
             counted = float(weights.sum())
             sums += (float(policy_loss) * max(counted, 1), float(value_loss) * len(weights),

@@ -1106,9 +1106,10 @@ def train(config: dict, out: Path, resume: bool) -> Path:
 
 def save_shared_trunk(policy: dict[str, torch.Tensor], path: Path, config: dict) -> None:
     """Write a :class:`agents.players.ppo.TrunkPolicy`'s tensors as a ``net:`` model, its record naming the run."""
-    net = new_policy_value_net(net_meta(run_table(config), config["net"]))
+    meta = net_meta(run_table(config), config["net"], training={"algo": "ppo", **config})
+    net = new_policy_value_net(meta)
     net.load_state_dict(net_from_policy(policy))
-    save_net(net, path, net_meta(run_table(config), config["net"], training={"algo": "ppo", **config}))
+    save_net(net, path, meta)
 
 
 def restore(model: MaskablePPO, config: dict, checkpoint: Checkpoint) -> None:
@@ -1132,6 +1133,7 @@ def learn(run: Run, config: dict, checkpoint: Checkpoint | None) -> MaskablePPO:
     env = make_vec_env(config, snapshots)
     try:
         model = new_model(config, env, seed)
+        spent = 0.0  # CPU seconds already in the starting weights (a checkpoint's are its own)
         if checkpoint:
             restore(model, config, checkpoint)
             model.set_random_seed(seed)
@@ -1140,7 +1142,11 @@ def learn(run: Run, config: dict, checkpoint: Checkpoint | None) -> MaskablePPO:
             net = config["init"].startswith(NET_PREFIX)
             where = config["init"][len(NET_PREFIX):] if net else config["init"]
             try:  # checked when the run began; a run resumed before its first checkpoint reads it again
-                init = policy_from_net(read_net(where)[1]) if net else read_model(where).policy
+                if net:
+                    meta, tensors, _ = read_net(where)
+                    init, spent = policy_from_net(tensors), net_cpu_seconds(meta)
+                else:
+                    init = read_model(where).policy
             except (OSError, ValueError) as exc:
                 raise RunError(f"the run starts from --init {config['init']!r}, which cannot be read now ({exc}); "
                                "put the model back, or start a new run in another --out") from None
@@ -1156,7 +1162,7 @@ def learn(run: Run, config: dict, checkpoint: Checkpoint | None) -> MaskablePPO:
         if config["self_play_weight"] > 0 and not snapshots:  # before the first reset: the pool may be only self-play
             snapshots = [run.save_snapshot(model, model_meta(config, model.num_timesteps))]
             env.env_method("add_snapshot", snapshots[0])
-        trainer = Trainer(run, config, snapshots, checkpoint.cpu_seconds if checkpoint else init_cpu_seconds(config))
+        trainer = Trainer(run, config, snapshots, checkpoint.cpu_seconds if checkpoint else spent)
         try:
             model.learn(config["timesteps"] - done, callback=trainer, reset_num_timesteps=False)
         except WorkerDied:
@@ -1171,12 +1177,10 @@ def learn(run: Run, config: dict, checkpoint: Checkpoint | None) -> MaskablePPO:
     return model
 
 
-def init_cpu_seconds(config: dict) -> float:
-    """The CPU seconds that made the run's --init network (its record's ``training.cpu_hours``, as expert
-    iteration writes it), so that the run's CPU hours are the network's whole cost; 0 for any other start."""
-    if not (config["init"] or "").startswith(NET_PREFIX):
-        return 0.0
-    hours = read_net(config["init"][len(NET_PREFIX):])[0].get("training", {}).get("cpu_hours", 0.0)
+def net_cpu_seconds(meta: dict) -> float:
+    """The CPU seconds that made a --init network (its record's ``training.cpu_hours``, as expert iteration
+    writes it), so that the run's CPU hours are the network's whole cost; 0 if the record does not say."""
+    hours = meta.get("training", {}).get("cpu_hours", 0.0)
     return float(hours) * 3600 if isinstance(hours, (int, float)) and 0 <= hours < 1e8 else 0.0
 
 

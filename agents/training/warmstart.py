@@ -24,6 +24,7 @@ import numpy as np
 import torch
 
 from agents.players.features import Featurizer
+from agents.players.net import masked_argmax
 from agents.search.ismcts import REWARD_POINTS_SHARE
 from agents.training.batched import NativeTrainingEnv, native_possible
 from sobek_env.registry import load_game
@@ -41,7 +42,7 @@ def net_player(net: torch.nn.Module) -> Player:
     def play(observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         with torch.no_grad():
             logits, _ = net(torch.as_tensor(observations, dtype=torch.float32))
-        return logits.masked_fill(~torch.as_tensor(masks), -torch.inf).argmax(dim=1).numpy()
+        return masked_argmax(logits, torch.as_tensor(masks)).numpy()
     return play
 
 
