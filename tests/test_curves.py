@@ -79,3 +79,17 @@ def test_a_ppo_log_with_cpu_hours_is_drawn_beside_an_expert_iteration_s(tmp_path
     out = tmp_path / "curve.png"
     main(["--out", str(out), "--x", "cpu-hours", f"net={exit_log}", f"PPO={ppo_log}"])
     assert out.read_bytes().startswith(b"\x89PNG")
+
+
+def test_the_even_share_line_follows_the_table_and_a_table_out_of_range_is_refused(
+        tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    log = tmp_path / "eval.csv"
+    log.write_text(EXIT_LOG)
+    out = tmp_path / "curve.png"
+    main(["--out", str(out), "--players", "3", f"3p={log}"])
+    assert out.read_bytes().startswith(b"\x89PNG")
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--out", str(tmp_path / "six.png"), "--players", "6", f"3p={log}"])
+    assert exit_info.value.code == 2
+    assert "--players: invalid choice: 6" in capsys.readouterr().err
+    assert not (tmp_path / "six.png").exists()

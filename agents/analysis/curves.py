@@ -8,7 +8,8 @@ One panel per baseline (random, heuristic). The x axis is the steps each run had
 (``--x steps``, PPO's logs), or the CPU hours the run had spent (``--x cpu-hours``: expert iteration's logs,
 and PPO's since it records them; a PPO run started from a network counts that network's hours too). Expert
 iteration's logs also give the heuristic's share of the wins on the same deals in its seats: a dashed line of the
-curve's colour). By default it is the steps if every log has them, else the CPU hours.
+curve's colour). By default it is the steps if every log has them, else the CPU hours. A dotted line marks the
+even share of the wins at the table, ``1 / --players`` (default 2 players: one half).
 """
 
 from __future__ import annotations
@@ -84,10 +85,10 @@ def x_axis(curves: Sequence[tuple[str, list[dict[str, float]]]], wanted: str | N
 
 
 def plot_curves(curves: Sequence[tuple[str, list[dict[str, float]]]], path: Path, title: str = "",
-                axis: str = "steps") -> None:
+                axis: str = "steps", players: int = 2) -> None:
     """One panel per baseline: each curve's win rate against ``axis`` (:data:`X_AXES`), with its 95% interval
-    shaded, and the heuristic's share on the same deals where the log gives it; written as a PNG to ``path``
-    (aside, then renamed)."""
+    shaded, the heuristic's share on the same deals where the log gives it, and the even share ``1 / players``;
+    written as a PNG to ``path`` (aside, then renamed)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -103,15 +104,15 @@ def plot_curves(curves: Sequence[tuple[str, list[dict[str, float]]]], path: Path
                             color=colour, alpha=0.2)
             ax.plot(xs, [r[f"{baseline}_win_rate"] for r in rows], "o-", color=colour, label=label, markersize=4)
             if baseline == "heuristic" and "heuristic_baseline" in rows[0]:
-                ax.plot(xs, [r["heuristic_baseline"] for r in rows], "--", color=colour, linewidth=1,
-                        label=f"{label}: the heuristic in its seats")
+                ax.plot(xs, [r["heuristic_baseline"] for r in rows], "x--", color=colour, linewidth=1,
+                        label=f"{label}: the heuristic in its seats")  # a mark: a one-row log draws no line
         ax.set_xlim(left=0)
         ax.set_ylim(0, 1)
-        ax.axhline(0.5, color="0.6", linestyle=":", linewidth=1)
+        ax.axhline(1 / players, color="0.6", linestyle=":", linewidth=1, label=f"even share (1/{players})")
         ax.set_xlabel(xlabel)
         ax.set_ylabel("win rate (95% interval)")
         ax.set_title(f"against {baseline}", fontsize=10)
-        ax.legend(loc="lower right", fontsize=8)
+        ax.legend(loc="best", fontsize=8)
     if title:
         fig.suptitle(title, fontsize=11)
     write_figure(fig, path, 110)
@@ -133,11 +134,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--title", default="", help="the figure's title")
     parser.add_argument("--x", choices=X_AXES, help="the x axis (default: steps if every log has them, else "
                                                    "CPU hours)")
+    parser.add_argument("--players", type=int, choices=range(2, 6), default=2, metavar="N",
+                        help="players at the table: the dotted line is the even share 1/N (2 to 5; default 2)")
     args = parser.parse_args(argv)
     with one_line_errors(parser):
         curves = [(label, read_curve(path)) for label, path in args.curves]
         axis = x_axis(curves, args.x)
-    plot_curves(curves, args.out, args.title, axis)
+    plot_curves(curves, args.out, args.title, axis, args.players)
     print(f"wrote {args.out}")
 
 
