@@ -217,6 +217,10 @@ def test_resuming_passes_over_a_damaged_checkpoint_to_the_one_before(tmp_path: P
     (["--target", "best"], "invalid choice: 'best'"),
     (["--iterations", "0"], "--iterations 0 trains the warm start alone: give --warm-start N too"),
     (["--warm-rounds", "0"], "--warm-rounds: "),
+    (["--warm-chunk", "500"], "--warm-chunk streams the heuristic's own games through the warm start"),
+    (["--warm-start", "1000", "--warm-chunk", "500", "--warm-rounds", "2"], "no --warm-rounds or --warm-share"),
+    (["--warm-start", "1000", "--warm-chunk", "500", "--warm-share", "0.5"], "no --warm-rounds or --warm-share"),
+    (["--warm-chunk", "-1"], "--warm-chunk: "),
 ])
 def test_bad_options_stop_with_one_line_and_write_nothing(tmp_path: Path, capsys, args: list[str],
                                                            message: str) -> None:
@@ -312,6 +316,27 @@ def test_warm_rounds_add_the_network_s_own_games_labelled_by_the_heuristic(tmp_p
     assert json.loads((out / "config.json").read_text())["warm_rounds"] == 2
 
 
+def test_a_streamed_warm_start_learns_fresh_chunks_keeps_none_and_repeats_itself(tmp_path: Path, capsys) -> None:
+    """--warm-chunk: the decisions come chunk by chunk from fresh games, each measured before it is learnt (a
+    held-out figure), none kept on disk; the same seed makes the same network."""
+    nets = []
+    for name in ("a", "b"):
+        out = tmp_path / name
+        run(*TINY, "--iterations", "0", "--warm-start", "1500", "--warm-chunk", "500", "--warm-epochs", "1",
+            "--out", str(out))
+        with (out / "eval.csv").open() as f:
+            (row,) = list(csv.DictReader(f))
+        assert int(row["examples"]) >= 1500 and row["expert"] == "heuristic (warm start)"
+        assert not (out / "data").exists() or not any((out / "data").iterdir())
+        nets.append(read_net(out / "model.zip")[1])
+    printed = capsys.readouterr().out
+    assert "warm start, chunk 3:" in printed and "warm start, chunk 4:" not in printed
+    assert all(torch.equal(nets[0][key], nets[1][key]) for key in nets[0])
+    # the chunks are different games: the first chunk alone is not the whole start's first 500 decisions again
+    first, second = list(WarmExamples(json.loads((tmp_path / "a" / "config.json").read_text())).chunks())[:2]
+    assert not np.array_equal(first.observations[:200], second.observations[:200])
+
+
 def test_iterations_0_trains_the_warm_start_alone_and_ships_it(tmp_path: Path) -> None:
     out = tmp_path / "run"
     run(*TINY, "--iterations", "0", "--warm-start", "1000", "--warm-epochs", "1", "--out", str(out))
@@ -335,3 +360,16 @@ def test_a_warm_start_is_iteration_0_and_a_resume_does_not_repeat_it(tmp_path: P
     with (out / "eval.csv").open(newline="") as handle:
         assert [row["iteration"] for row in csv.DictReader(handle)] == ["0", "1", "2"]
     assert (out / "data" / "iter_0000.npz").stat().st_mtime_ns == before
+
+
+def test_kleopatra_s_warm_start_targets_are_the_python_heuristic_s_choice_on_the_stored_observation() -> None:
+    """What a Kleopatra network is taught is a function of what it reads: the Python heuristic (the reference),
+    asked on each stored float16 observation alone, makes the stored choice."""
+    from agents.kleopatra import PYTHON_BASELINES as KLEOPATRA_BASELINES
+
+    data = Examples(**heuristic_examples("kleopatra", 3, "original", 1500, seed=3))
+    heuristic = KLEOPATRA_BASELINES["heuristic"](sobek_env.load_game("kleopatra").table(3))
+    rows = np.random.default_rng(2).choice(len(data), 150, replace=False)
+    for i in rows.tolist():
+        observation = {"observation": data.observations[i].astype(np.float32), "action_mask": data.masks[i]}
+        assert heuristic.act(observation) == int(data.targets[i].argmax()), i

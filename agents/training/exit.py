@@ -8,7 +8,8 @@ Each iteration (Anthony, Tian and Barber 2017), after an optional warm start (``
 first learns N of the heuristic's decisions, played in the native training batch; iteration 0,
 :mod:`agents.training.warmstart`; with ``--warm-rounds R``, R-1 more rounds of N decisions each follow in which
 the network plays the learner's seat and the heuristic labels the states it reaches, DAgger, the network training
-on all rounds' examples after each):
+on all rounds' examples after each; with ``--warm-chunk C``, streamed: the N decisions are played C at a time,
+each chunk of fresh games learnt and dropped, its agreement before training a held-out figure):
 
 1. **Labels.** ``--games`` games are played on ``--workers`` processes. In game g the learner's seat (g mod
    players) is played by the expert, ``--expert`` (default ``ismcts``: the game's search setting); every other
@@ -62,7 +63,7 @@ import shlex
 import shutil
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -120,18 +121,18 @@ DEFAULTS: dict[str, Any] = {
     "epochs": 4, "lr": 1e-3, "batch_size": 256, "value_weight": 1.0, "net": [256, 256],
     "eval_games": 120, "eval_seed": EVAL_SEED, "warm_start": 0, "warm_epochs": 3, "warm_lr": None,
     "warm_rounds": 1,
-    "warm_share": 0.0,
+    "warm_share": 0.0, "warm_chunk": 0,
 }
 # a run made before these fields had them so
 WARM_DEFAULTS = {key: DEFAULTS[key] for key in ("warm_start", "warm_epochs", "warm_lr", "warm_share",
-                                                  "warm_rounds")}
+                                                  "warm_rounds", "warm_chunk")}
 RANGES: dict[str, Bounds] = {
     "seed": SEEDS, "iterations": Bounds(int, 0, 10**6), "games": Bounds(int, 1, 10**7), "workers": Bounds(int, 1, 256),
     "temperature": Bounds(float, 0, 100, above=True), "window": Bounds(int, 1, 1000), "epochs": Bounds(int, 1, 1000),
     "lr": LEARNING_RATES, "batch_size": Bounds(int, 1, 2**20), "value_weight": Bounds(float, 0, 100),
     "eval_games": Bounds(int, 0, 10**6), "eval_seed": SEEDS, "warm_start": Bounds(int, 0, 10**8),
     "warm_epochs": Bounds(int, 1, 1000), "warm_rounds": Bounds(int, 1, 100),
-    "warm_share": Bounds(float, 0, 0.99), "warm_lr": LEARNING_RATES,
+    "warm_share": Bounds(float, 0, 0.99), "warm_lr": LEARNING_RATES, "warm_chunk": Bounds(int, 0, 10**8),
 }
 UNSET = ("warm_lr",)  # fields whose null means "as another option" (--warm-lr: as --lr)
 CHOICES: dict[str, tuple[str, ...]] = {"game": GAMES, "mode": ("original", "memory"), "target": TARGETS,
@@ -201,6 +202,10 @@ def build_parser() -> TrainingParser:
     parser.add_argument("--warm-share", type=RANGES["warm_share"], metavar="F",
                         help="share of each later iteration's training examples drawn from the warm start's (a "
                              f"seeded sample beside the --window; default {d['warm_share']}: none)")
+    parser.add_argument("--warm-chunk", type=RANGES["warm_chunk"], metavar="C",
+                        help="play and learn the warm start's decisions C at a time, each chunk fresh games learnt "
+                             "--warm-epochs times, then dropped: millions more decisions than memory holds, none "
+                             "kept on disk (default 0: all at once, kept as data/iter_0000.npz)")
     parser.add_argument("--eval-games", type=RANGES["eval_games"], metavar="N",
                         help=f"evaluation games per iteration (0: none; default {d['eval_games']})")
     return parser
@@ -228,6 +233,9 @@ def check_config(config: dict) -> None:
             raise ValueError(f"{key} {exc}") from None
     if config["iterations"] == 0 and not config["warm_start"]:
         raise ValueError("--iterations 0 trains the warm start alone: give --warm-start N too, or iterations above 0")
+    if config["warm_chunk"] and (not config["warm_start"] or config["warm_rounds"] > 1 or config["warm_share"]):
+        raise ValueError("--warm-chunk streams the heuristic's own games through the warm start, which it then drops: "
+                         "it needs --warm-start N, and no --warm-rounds or --warm-share (which keep them)")
     game = load_game(config["game"])
     if isinstance(config["players"], bool) or config["players"] not in game.player_counts:
         raise ValueError(f"{game.title} is for {game.min_players} to {game.max_players} players, "
@@ -480,12 +488,13 @@ def label_games(config: dict, iteration: int, expert: str, progress: bool = True
 
 
 def train_net(net: PolicyValueNet, optimizer: torch.optim.Optimizer, data: Examples, config: dict,
-              iteration: int, epochs: int | None = None, lr: float | None = None) -> dict[str, float]:
+              iteration: int, epochs: int | None = None, lr: float | None = None, part: int = 0) -> dict[str, float]:
     """``epochs`` (default ``config["epochs"]``) passes of Adam at ``lr`` (default ``config["lr"]``) over
-    ``data`` in minibatches, seeded by the iteration; the last pass's mean losses."""
+    ``data`` in minibatches, seeded by the iteration (and the chunk ``part`` of a streamed warm start); the last
+    pass's mean losses."""
     for group in optimizer.param_groups:  # a checkpoint's optimizer state carries the rate it was saved with
         group["lr"] = config["lr"] if lr is None else lr
-    generator = np.random.default_rng([config["seed"], iteration, 1])
+    generator = np.random.default_rng([config["seed"], iteration, 1, *([part] if part else [])])
     torch.manual_seed(int(generator.integers(2**31)))
     # kept in float16 and widened a minibatch at a time: a window of a long run holds millions of observations
     observations, targets = torch.as_tensor(data.observations), torch.as_tensor(data.targets)
@@ -689,6 +698,16 @@ class WarmExamples:
                 self.examples.save(run.data(0))
         return self.examples
 
+    def chunks(self) -> Iterator[Examples]:
+        """A streamed warm start (``--warm-chunk C``): ``--warm-start`` decisions as chunks of at least C
+        decisions of whole games, each dealt from the run's seed and the chunk's number, none kept."""
+        config = self.config
+        size, total = config["warm_chunk"], config["warm_start"]
+        for number, start in enumerate(range(0, total, size)):
+            seed = int(np.random.default_rng([config["seed"], 0, 2, 0, number]).integers(2**62))
+            yield Examples(**heuristic_examples(config["game"], config["players"], config["mode"],
+                                                min(size, total - start), seed))
+
     def round(self, run: ExitRun, net: PolicyValueNet, number: int) -> Examples:
         """Round ``number`` (2 onwards) of a DAgger warm start: the heuristic's choices in the states ``net``
         reaches playing the learner's seat, kept as ``data/iter_0000_round_N.npz`` (read back if there, as the
@@ -730,10 +749,10 @@ def train(config: dict, out: Path, resume: bool, progress: bool = True) -> Path:
     start = cpu_seconds()
     writer = SummaryWriter(str(out / "tb"))
 
-    def close_iteration(iteration: int, expert: str, data: Examples, fresh: dict, figures: dict) -> None:
-        """Save the iteration's network and checkpoint, evaluate it, log its row."""
+    def close_iteration(iteration: int, expert: str, examples: int, fresh: dict, figures: dict) -> None:
+        """Save the iteration's network and checkpoint, evaluate it, log its row (``examples``: what it learnt)."""
         nonlocal decisions
-        decisions += len(data)
+        decisions += examples
         cpu = spent + cpu_seconds() - start
         config["cpu_hours"] = round(cpu / 3600, 4)
         meta = net_meta(table, config["net"], {key: value for key, value in config.items() if key != "starts"})
@@ -741,7 +760,7 @@ def train(config: dict, out: Path, resume: bool, progress: bool = True) -> Path:
                            {"iteration": iteration, "decisions": decisions, "cpu_seconds": cpu})
         run.write_config(config)
         row: dict[str, Any] = {"iteration": iteration, "expert": expert, "decisions": decisions,
-                               "examples": len(data), **fresh, **figures}
+                               "examples": examples, **fresh, **figures}
         row.update(evaluate(config, run.net(iteration)))
         row["cpu_hours"] = round((spent + cpu_seconds() - start) / 3600, 4)
         run.log_eval(row)
@@ -753,7 +772,19 @@ def train(config: dict, out: Path, resume: bool, progress: bool = True) -> Path:
 
     warm = WarmExamples(config)
     try:
-        if state is None and config["warm_start"]:  # iteration 0: the heuristic's play, in bulk
+        if state is None and config["warm_chunk"]:  # iteration 0 streamed: fresh games, chunk by chunk
+            fresh, examples = {}, 0
+            for number, chunk in enumerate(warm.chunks()):
+                before = measure(net, chunk, config["value"])  # games it never learnt from: a held-out figure
+                fresh = fresh or before
+                figures = train_net(net, optimizer, chunk, config, 0, config["warm_epochs"], config["warm_lr"],
+                                    part=number)
+                examples += len(chunk)
+                tqdm.write(f"warm start, chunk {number + 1}: {examples:,} decisions learnt; on this chunk's fresh games "
+                           f"it chose the heuristic's action on {before['fresh_agreement']:.3f} before training")
+                del chunk  # before the next is played: one chunk in memory at a time
+            close_iteration(0, WARM_EXPERT, examples, fresh, figures)
+        elif state is None and config["warm_start"]:  # iteration 0: the heuristic's play, in bulk
             data = warm.get(run)
             fresh = measure(net, data, config["value"])
             figures = train_net(net, optimizer, data, config, 0, config["warm_epochs"], config["warm_lr"])
@@ -764,7 +795,7 @@ def train(config: dict, out: Path, resume: bool, progress: bool = True) -> Path:
                            f"it chose the heuristic's action on {agreement:.3f} before training on them")
                 data = Examples.join([data, more])
                 figures = train_net(net, optimizer, data, config, 0, config["warm_epochs"], config["warm_lr"])
-            close_iteration(0, WARM_EXPERT, data, fresh, figures)
+            close_iteration(0, WARM_EXPERT, len(data), fresh, figures)
         for iteration in range(done + 1, config["iterations"] + 1):
             expert = config["expert"]
             if guided_by_net(config, run, iteration):
@@ -777,7 +808,7 @@ def train(config: dict, out: Path, resume: bool, progress: bool = True) -> Path:
                 data.save(run.data(iteration))
             fresh = measure(net, data, config["value"])
             figures = train_net(net, optimizer, training_data(run, config, iteration, warm), config, iteration)
-            close_iteration(iteration, expert, data, fresh, figures)
+            close_iteration(iteration, expert, len(data), fresh, figures)
     finally:
         writer.close()
     final = out / "model.zip"
