@@ -449,7 +449,8 @@ def scaling(games: tuple[str, ...], rounds: int, budget: float, threads: tuple[i
 
 
 def scaling_text(figures: list[dict]) -> str:
-    lines = ["", "vector_env (native batch), learner steps per wall second by threads and games a call; memory per game"]
+    lines = ["", "vector_env (native batch), learner steps per wall second by threads and games a call; "
+                 "memory per game"]
     for f in figures:
         parts = []
         for envs, speeds in f["steps_per_wall_s"].items():

@@ -780,8 +780,8 @@ def train(config: dict, out: Path, resume: bool, progress: bool = True) -> Path:
                 figures = train_net(net, optimizer, chunk, config, 0, config["warm_epochs"], config["warm_lr"],
                                     part=number)
                 examples += len(chunk)
-                tqdm.write(f"warm start, chunk {number + 1}: {examples:,} decisions learnt; on this chunk's fresh games "
-                           f"it chose the heuristic's action on {before['fresh_agreement']:.3f} before training")
+                tqdm.write(f"warm start, chunk {number + 1}: {examples:,} decisions learnt; on this chunk's fresh "
+                           f"games it chose the heuristic's action on {before['fresh_agreement']:.3f} before training")
                 del chunk  # before the next is played: one chunk in memory at a time
             close_iteration(0, WARM_EXPERT, examples, fresh, figures)
         elif state is None and config["warm_start"]:  # iteration 0: the heuristic's play, in bulk
