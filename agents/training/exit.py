@@ -99,7 +99,7 @@ from agents.players.registry import make, with_option
 from agents.search.ismcts import REWARD_POINTS_SHARE
 from agents.tournaments.tournament import agent_seed, play_tournament, turns, wilson_interval
 from agents.training.rundir import Run, RunError, ending_a_run, lock_run, now, run_options
-from agents.training.warmstart import heuristic_examples, net_player
+from agents.training.warmstart import Player, heuristic_examples, net_player
 from sobek_env.env import ask
 from sobek_env.game import Table
 from sobek_env.registry import GAMES, load_game
@@ -685,15 +685,20 @@ class WarmExamples:
         self.config = config
         self.examples: Examples | None = None
 
+    def play(self, decisions: int, keys: Sequence[int], player: Player | None = None) -> Examples:
+        """``decisions`` of the heuristic's (with ``player``, in the states it reaches), dealt from the run's seed
+        and ``keys`` (which part of the warm start they are)."""
+        config = self.config
+        seed = int(np.random.default_rng([config["seed"], 0, 2, *keys]).integers(2**62))
+        return Examples(**heuristic_examples(config["game"], config["players"], config["mode"], decisions, seed,
+                                             player=player))
+
     def get(self, run: ExitRun) -> Examples:
         if self.examples is None:
             if run.data(0).is_file():
                 self.examples = Examples.load(run.data(0))
             else:
-                config = self.config
-                self.examples = Examples(**heuristic_examples(
-                    config["game"], config["players"], config["mode"], config["warm_start"],
-                    int(np.random.default_rng([config["seed"], 0, 2]).integers(2**62))))
+                self.examples = self.play(self.config["warm_start"], ())
                 run.data(0).parent.mkdir(parents=True, exist_ok=True)
                 self.examples.save(run.data(0))
         return self.examples
@@ -701,12 +706,9 @@ class WarmExamples:
     def chunks(self) -> Iterator[Examples]:
         """A streamed warm start (``--warm-chunk C``): ``--warm-start`` decisions as chunks of at least C
         decisions of whole games, each dealt from the run's seed and the chunk's number, none kept."""
-        config = self.config
-        size, total = config["warm_chunk"], config["warm_start"]
+        size, total = self.config["warm_chunk"], self.config["warm_start"]
         for number, start in enumerate(range(0, total, size)):
-            seed = int(np.random.default_rng([config["seed"], 0, 2, 0, number]).integers(2**62))
-            yield Examples(**heuristic_examples(config["game"], config["players"], config["mode"],
-                                                min(size, total - start), seed))
+            yield self.play(min(size, total - start), (0, number))
 
     def round(self, run: ExitRun, net: PolicyValueNet, number: int) -> Examples:
         """Round ``number`` (2 onwards) of a DAgger warm start: the heuristic's choices in the states ``net``
@@ -715,10 +717,7 @@ class WarmExamples:
         path = run.data(0).with_name(f"iter_0000_round_{number}.npz")
         if path.is_file():
             return Examples.load(path)
-        config = self.config
-        examples = Examples(**heuristic_examples(
-            config["game"], config["players"], config["mode"], config["warm_start"],
-            int(np.random.default_rng([config["seed"], 0, 2, number]).integers(2**62)), player=net_player(net)))
+        examples = self.play(self.config["warm_start"], (number,), net_player(net))
         examples.save(path)
         return examples
 
