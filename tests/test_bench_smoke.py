@@ -35,6 +35,13 @@ def test_quick_benchmark_prints_a_table_of_positive_figures(tmp_path: Path) -> N
     native = "native" in sobek_env.load_game("sobek").engines and "native" in sobek_env.load_game("kleopatra").engines
     for key in OURS + (NATIVE if native else ()):
         assert rows[key]["steps_per_s"] > 0 and rows[key]["games_per_s"] > 0 and rows[key]["ms_per_game"] > 0
+    if native:  # the native engines' bars are set against gin_rummy and against their own Python engine
+        bars = {bar["bar"]: bar for bar in json.loads(out.read_text())["bars"]}
+        for name, n in (("sobek", 4), ("kleopatra", 3)):
+            own = bars[f"{name}: native engine, {n} players, steps/s >= 10x its Python engine"]
+            engines = rows[f"{name}_native_engine_{n}p"]["steps_per_s"] / rows[f"{name}_engine_{n}p"]["steps_per_s"]
+            assert own["value"] == engines and own["met"] == (engines >= 10)
+            assert f"{name}: native engine, {n} players, steps/s >= 10x gin" in bars
     assert rows["sobek_ismcts_2p"]["ratios"] == {}  # simulations are not environment steps
     assert rows["kleopatra_heuristic_3p"]["ratios"] == {}  # nor are a baseline's decisions
     for peer in ("leduc", "texas", "gin", "gin_obs"):  # measured when installed, else said so
