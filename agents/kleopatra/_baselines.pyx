@@ -152,7 +152,7 @@ def matvec(matrix, vector) -> np.ndarray:
 def decide_many(NativeTable table, str agent, double tolerance, observations, masks) -> np.ndarray:
     """:func:`decide` for a batch: row ``i`` of ``observations`` (float32, one vector a row) with row ``i`` of
     ``masks`` (one flag an action), all decided in C++ without the GIL; the action ids as an int32 array."""
-    cdef int which, i, action, bad = -1
+    cdef int which, i = 0, action, bad = -1  # i: the row refused, read after the loop
     cdef Py_ssize_t rows
     if agent not in AGENTS:
         raise ValueError(f"unknown native baseline {agent!r}; use greedy or heuristic")
