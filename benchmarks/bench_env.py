@@ -329,13 +329,15 @@ def search_loop(game: Game, num_players: int, spec: str, engine: str = "python")
 
 def rollout_loop(game: Game, num_players: int) -> Loop:
     """The ``heuristic`` playing every seat from that seat's observation (encoded, decoded, decided), as in
-    the rollouts of both games' search settings, which spend nearly all their time there."""
+    the rollouts of both games' search settings, which spend nearly all their time there: the search's
+    Python rollout loop, which runs on the Python engine (on a native state the search plays native
+    playouts, :func:`native_playout_loop`)."""
     from agents.search.ismcts import RolloutPolicy
 
     policy = RolloutPolicy(game.table(num_players), "heuristic")  # seeded at each game: one serves every round
 
     def play(g: int, rng: random.Random) -> int:
-        state = game.new(num_players, seed=SEED + g)
+        state = game.new(num_players, seed=SEED + g, engine="python")
         policy.seed(SEED + g)
         steps = 0
         while not state.is_over:
