@@ -575,15 +575,16 @@ def measure(all_rows: list[Row], rounds: int, budget: float) -> dict[str, Figure
     return best
 
 
+def ratio(figures: dict[str, Figure | str], key: str, other: str) -> float | None:
+    """Steps per second of row ``key`` over row ``other``'s (None where either is missing)."""
+    mine, theirs = figures.get(key), figures.get(other)
+    ok = isinstance(mine, Figure) and isinstance(theirs, Figure)
+    return mine.steps_per_s / theirs.steps_per_s if ok else None
+
+
 def ratios(figures: dict[str, Figure | str], key: str) -> dict[str, float | None]:
     """Steps per second of row ``key`` over each peer's (None where either is missing)."""
-    mine = figures[key]
-    out: dict[str, float | None] = {}
-    for peer in PEERS:
-        theirs = figures.get(peer)
-        ok = isinstance(mine, Figure) and isinstance(theirs, Figure)
-        out[peer] = mine.steps_per_s / theirs.steps_per_s if ok else None
-    return out
+    return {peer: ratio(figures, key, peer) for peer in PEERS}
 
 
 def bars(figures: dict[str, Figure | str], games: tuple[str, ...] = GAMES) -> list[dict]:
@@ -591,15 +592,9 @@ def bars(figures: dict[str, Figure | str], games: tuple[str, ...] = GAMES) -> li
     out = []
     for name in games:
         for what, loop, n, peer, target in BARS.get(name, []):
-            key = f"{name}_{loop}_{n}p"
-            if peer in PEERS:
-                value = ratios(figures, key)[peer] if key in figures else None
-                against = peer
-            else:
-                mine, theirs = figures.get(key), figures.get(f"{name}_{peer}_{n}p")
-                both = isinstance(mine, Figure) and isinstance(theirs, Figure)
-                value = mine.steps_per_s / theirs.steps_per_s if both else None
-                against = OWN_LOOP_TITLES.get(peer, peer)
+            other = peer if peer in PEERS else f"{name}_{peer}_{n}p"  # a peer, or the game's own loop
+            value = ratio(figures, f"{name}_{loop}_{n}p", other)
+            against = peer if peer in PEERS else OWN_LOOP_TITLES.get(peer, peer)
             out.append({"bar": f"{name}: {what}, {n} players, steps/s >= {target:g}x {against}", "value": value,
                         "target": target, "unit": "x", "met": None if value is None else value >= target})
     return out
