@@ -148,9 +148,10 @@ from sobek_env.registry import GAMES, load_game
 FALLBACK_TIMESTEPS = 1_000_000  # a table without a measured budget
 DEFAULT_POOL = ("random@1", "greedy@1", "heuristic@3", "heuristic:tolerance=0.2@1", "heuristic:tolerance=0.8@1")
 # games stepped at once: the policy decides for all of them in one forward pass, whose cost barely grows with the
-# batch, so many games amortise it (64: sb3's rollout bookkeeping fell from about 140 to 50 us of CPU a step);
-# with the default --n-steps the rollout holds 64 x 128 = 8,192 steps, as 8 environments x 1,024 did on 2 cores
-DEFAULT_ENVS = 64
+# batch, so many games amortise it (64: sb3's rollout bookkeeping fell from about 140 to 50 us of CPU a step;
+# 128 with half the steps each: a fifth less rollout time again); with the default --n-steps the rollout holds
+# 128 x 64 = 8,192 steps, as 8 environments x 1,024 did on 2 cores (docs/training.md, "The network and the rollout")
+DEFAULT_ENVS = 128
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 BROKEN_PIPE = (EOFError, BrokenPipeError, ConnectionResetError)
 # what --resume may change besides --out: a longer run, another machine
@@ -163,8 +164,8 @@ DEFAULTS = {
     "eval_every": 250_000, "eval_games": 200, "eval_seed": EVAL_SEED, "checkpoint_every": 250_000,
     "mode": "original", "reward": ROUND_MARGIN, "features": None, "advice_prior": 3.0, "critic_warmup": 0, "init": None,
     "trunk": "separate",
-    "lr": 3e-4, "n_steps": 128, "batch_size": 512, "epochs": 5, "gamma": 0.995, "gae_lambda": 0.95,
-    "clip": 0.2, "ent_coef": 0.01, "net": [256, 256],
+    "lr": 3e-4, "n_steps": 64, "batch_size": 512, "epochs": 5, "gamma": 0.995, "gae_lambda": 0.95,
+    "clip": 0.2, "ent_coef": 0.01, "net": [64, 64],  # as fast to learn as 256 x 256, 4x cheaper
 }
 
 # the numbers each option (and config.json field) accepts, checked before anything is written
