@@ -19,8 +19,9 @@ for each game at its smallest and largest table:
 - heuristic (at each game's default table only): the ``heuristic`` baseline deciding for every seat from
   that seat's observation (encoded, decoded, decided), what the search settings' rollouts spend their
   time on, in the search's Python rollout loop on the Python engine; its steps are decisions and its games
-  playouts, not compared with the peers; beside it, the same playouts natively in one call each
-  (:mod:`agents.search.playouts`);
+  playouts, not compared with the peers; beside it, the same loop with the Python heuristic (the reference,
+  what the search ran before the native baselines) and the same playouts natively in one call each
+  (:mod:`agents.search.playouts`), which must make 30x the Python heuristic's decisions a second;
 - search (at each game's default table only): the ``ismcts`` tree search (``SEARCH_SPECS``) and the game's
   own settings, each deciding one position every :data:`SEARCH_EVERY` steps of random play, on the Python
   engine and on the native one (whose rollouts are native playouts), the same decisions; there a step is one
@@ -110,10 +111,14 @@ BARS: dict[str, list[tuple[str, str, int, str, float]]] = {
                   ("AEC, memory", "aec_memory", 3, "leduc", 3.0), ("native engine", "native_engine", 3, "gin", 10.0),
                   ("native engine", "native_engine", 3, "engine", 10.0)],
 }
+# the heuristic's decisions, every seat from its own observation, whole games: natively (engine, encoder and
+# heuristic in compiled playouts) against the Python heuristic in the search's Python loop, what the search ran on
+for _name, _n in (("sobek", 2), ("kleopatra", 3)):
+    BARS[_name].append(("native heuristic playouts", "native_playouts", _n, "python_heuristic", 30.0))
 """Each game's bars: (what, its loop, players, the peer or the game's own loop it is set against, the factor).
 A peer is a key of :data:`PEERS`; any other name is the game's own loop at the same table (``engine``: its
 Python engine)."""
-OWN_LOOP_TITLES = {"engine": "its Python engine"}
+OWN_LOOP_TITLES = {"engine": "its Python engine", "python_heuristic": "the Python heuristic's, Python engine"}
 
 
 def whole_games(play: Callable[[int, random.Random], int]) -> Loop:
@@ -327,14 +332,20 @@ def search_loop(game: Game, num_players: int, spec: str, engine: str = "python")
     return run
 
 
-def rollout_loop(game: Game, num_players: int) -> Loop:
+def rollout_loop(game: Game, num_players: int, python: bool = False) -> Loop:
     """The ``heuristic`` playing every seat from that seat's observation (encoded, decoded, decided), as in
     the rollouts of both games' search settings, which spend nearly all their time there: the search's
     Python rollout loop, which runs on the Python engine (on a native state the search plays native
-    playouts, :func:`native_playout_loop`)."""
+    playouts, :func:`native_playout_loop`). The heuristic is the one ``agents.make`` builds (native where
+    built), or with ``python`` the Python baseline, the reference its native twin decides as."""
+    from agents.players.native import NativeBaseline
     from agents.search.ismcts import RolloutPolicy
 
-    policy = RolloutPolicy(game.table(num_players), "heuristic")  # seeded at each game: one serves every round
+    table = game.table(num_players)
+    policy = RolloutPolicy(table, "heuristic")  # seeded at each game: one serves every round
+    if python and isinstance(policy.agent, NativeBaseline):  # the Python baseline its native class stands before
+        reference = next(c for c in type(policy.agent).__bases__ if not issubclass(c, NativeBaseline))
+        policy.agent = reference(table)
 
     def play(g: int, rng: random.Random) -> int:
         state = game.new(num_players, seed=SEED + g, engine="python")
@@ -522,6 +533,8 @@ def game_rows(game: Game, breakdown: bool = False) -> list[Row]:
                        lambda: training_loop(game, n, native=True), compare=False))
     out.append(Row(f"{game.name}_heuristic_{n}p", f"{game.name}: heuristic in every seat, {n}p",
                    lambda: rollout_loop(game, n), compare=False))
+    out.append(Row(f"{game.name}_python_heuristic_{n}p", f"{game.name}: same, the Python heuristic, {n}p",
+                   lambda: rollout_loop(game, n, python=True), compare=False))
     native = "native" in game.engines
     if native:
         out.append(Row(f"{game.name}_native_playouts_{n}p", f"{game.name}: same, native playouts, {n}p",

@@ -15,7 +15,8 @@ BENCH = ROOT / "benchmarks" / "bench_env.py"
 OURS = ("sobek_engine_2p", "sobek_engine_4p", "sobek_aec_original_2p", "sobek_aec_memory_2p",
         "sobek_aec_original_4p", "sobek_aec_memory_4p", "sobek_single_2p", "sobek_single_4p", "sobek_ismcts_2p",
         "sobek_heuristic_2p", "kleopatra_heuristic_3p", "kleopatra_ismcts_3p", "sobek_openspiel_2p",
-        "kleopatra_openspiel_3p", "sobek_ismcts_settings_2p", "kleopatra_ismcts_settings_3p")
+        "kleopatra_openspiel_3p", "sobek_ismcts_settings_2p", "kleopatra_ismcts_settings_3p",
+        "sobek_python_heuristic_2p", "kleopatra_python_heuristic_3p")
 NATIVE = ("sobek_native_ismcts_2p", "sobek_native_ismcts_settings_2p", "sobek_native_playouts_2p",
           "kleopatra_native_ismcts_3p", "kleopatra_native_ismcts_settings_3p", "kleopatra_native_playouts_3p")
 
@@ -42,6 +43,12 @@ def test_quick_benchmark_prints_a_table_of_positive_figures(tmp_path: Path) -> N
             engines = rows[f"{name}_native_engine_{n}p"]["steps_per_s"] / rows[f"{name}_engine_{n}p"]["steps_per_s"]
             assert own["value"] == engines and own["met"] == (engines >= 10)
             assert f"{name}: native engine, {n} players, steps/s >= 10x gin" in bars
+        for name, n in (("sobek", 2), ("kleopatra", 3)):  # native heuristic playouts against the Python heuristic
+            bar = bars[f"{name}: native heuristic playouts, {n} players, steps/s >= 30x the Python heuristic's, "
+                       "Python engine"]
+            decisions = rows[f"{name}_native_playouts_{n}p"]["steps_per_s"] / rows[
+                f"{name}_python_heuristic_{n}p"]["steps_per_s"]
+            assert bar["value"] == decisions and bar["met"] == (decisions >= 30)
     assert rows["sobek_ismcts_2p"]["ratios"] == {}  # simulations are not environment steps
     assert rows["kleopatra_heuristic_3p"]["ratios"] == {}  # nor are a baseline's decisions
     for peer in ("leduc", "texas", "gin", "gin_obs"):  # measured when installed, else said so

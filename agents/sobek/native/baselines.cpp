@@ -810,19 +810,21 @@ int decode(const Table& t, const float* x, const uint8_t* mask, View& v, int* ba
         v.building[k] = count(at.building + k);
     }
     v.nile_len = 0;
+    int occupied[NILE_SLOTS];  // the rows with a nonzero entry: the others count for nothing below either
     for (int r = 0; r < NILE_SLOTS; ++r) {  // argmax of each row with a nonzero entry
-        int row = at.nile + r * NILE_COLUMNS, best = 0;
+        int row = at.nile + r * NILE_COLUMNS, best = 0, any = 0;
+        for (int c = 0; c < NILE_COLUMNS; ++c) any |= x[row + c] >= 1.0f;  // an entry from 0 to 100 counts
+        if (!any) continue;                                                  // nonzero from 1 on
         long top = count(row);
-        bool occupied = false;
         for (int c = 0; c < NILE_COLUMNS; ++c) {
             long value = count(row + c);
-            occupied = occupied || value != 0;
             if (value > top) {
                 best = c;
                 top = value;
             }
         }
-        if (occupied) v.nile[v.nile_len++] = best;
+        occupied[v.nile_len] = row;
+        v.nile[v.nile_len++] = best;
     }
     v.deck = count(at.deck_size);
     for (int p = 0; p < n; ++p) {
@@ -870,7 +872,7 @@ int decode(const Table& t, const float* x, const uint8_t* mask, View& v, int* ba
         seen[k] = own[k];
         for (int o = 0; o < n - 1; ++o) seen[k] += v.known_hands[o][k] + v.known_piles[o][k];
         if (k < NILE_COLUMNS - 1)
-            for (int r = 0; r < NILE_SLOTS; ++r) seen[k] += count(at.nile + r * NILE_COLUMNS + k);
+            for (int i = 0; i < v.nile_len; ++i) seen[k] += count(occupied[i] + k);
     }
     for (int k = 0; k < KINDS; ++k) v.unseen[k] = double(std::max(long(t.catalogue[k]) - seen[k], 0L));
     int hidden = 0;
