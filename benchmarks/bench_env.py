@@ -106,18 +106,17 @@ Loop = Callable[[float], Figure]
 BARS: dict[str, list[tuple[str, str, int, str, float]]] = {
     "sobek": [("engine", "engine", 4, "gin", 2.0), ("AEC, original", "aec_original", 4, "leduc", 3.0),
               ("AEC, memory", "aec_memory", 4, "leduc", 3.0), ("native engine", "native_engine", 4, "gin", 10.0),
-              ("native engine", "native_engine", 4, "engine", 10.0)],
+              ("native engine", "native_engine", 4, "engine", 10.0),
+              ("native heuristic playouts", "native_playouts", 2, "python_heuristic", 30.0)],
     "kleopatra": [("engine", "engine", 3, "gin", 2.0), ("AEC, original", "aec_original", 3, "leduc", 3.0),
                   ("AEC, memory", "aec_memory", 3, "leduc", 3.0), ("native engine", "native_engine", 3, "gin", 10.0),
-                  ("native engine", "native_engine", 3, "engine", 10.0)],
+                  ("native engine", "native_engine", 3, "engine", 10.0),
+                  ("native heuristic playouts", "native_playouts", 3, "python_heuristic", 30.0)],
 }
-# the heuristic's decisions, every seat from its own observation, whole games: natively (engine, encoder and
-# heuristic in compiled playouts) against the Python heuristic in the search's Python loop, what the search ran on
-for _name, _n in (("sobek", 2), ("kleopatra", 3)):
-    BARS[_name].append(("native heuristic playouts", "native_playouts", _n, "python_heuristic", 30.0))
 """Each game's bars: (what, its loop, players, the peer or the game's own loop it is set against, the factor).
 A peer is a key of :data:`PEERS`; any other name is the game's own loop at the same table (``engine``: its
-Python engine)."""
+Python engine; ``python_heuristic``: the Python heuristic in every seat, in the search's Python loop, against
+which the native playouts' heuristic decisions are set)."""
 OWN_LOOP_TITLES = {"engine": "its Python engine", "python_heuristic": "the Python heuristic's, Python engine"}
 
 
@@ -343,9 +342,8 @@ def rollout_loop(game: Game, num_players: int, python: bool = False) -> Loop:
 
     table = game.table(num_players)
     policy = RolloutPolicy(table, "heuristic")  # seeded at each game: one serves every round
-    if python and isinstance(policy.agent, NativeBaseline):  # the Python baseline its native class stands before
-        reference = next(c for c in type(policy.agent).__bases__ if not issubclass(c, NativeBaseline))
-        policy.agent = reference(table)
+    if python and isinstance(policy.agent, NativeBaseline):
+        policy.agent = policy.agent.reference(table)
 
     def play(g: int, rng: random.Random) -> int:
         state = game.new(num_players, seed=SEED + g, engine="python")

@@ -49,10 +49,12 @@ class NativeBaseline(BaseAgent):
 
     compiled: ClassVar[Compiled]
     agent: ClassVar[str]
+    reference: ClassVar[type]  # the Python baseline this class stands before, which its twin decides as
 
     def __init_subclass__(cls, compiled: Compiled, agent: str, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls.compiled, cls.agent = compiled, agent
+        cls.reference = next(c for c in cls.__bases__ if not issubclass(c, NativeBaseline))
         reference = next(c.__init__ for c in cls.__mro__[1:] if "__init__" in vars(c) and c is not NativeBaseline)
 
         @functools.wraps(reference)  # the Python baseline's signature, from which the registry reads the options
