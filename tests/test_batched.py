@@ -15,7 +15,7 @@ from agents.players.ppo import load_ppo, save_ppo
 from agents.training import batched
 from agents.training import sb3 as train
 from agents.training.pool import parse_entry
-from agents.training.rewards import CAPPED_MARGIN, ROUND_MARGIN, paid_lead
+from agents.training.rewards import CAPPED_MARGIN, OUTLOOK_MARGIN, ROUND_MARGIN, lead_margins, paid_lead
 from sobek_env.errors import IllegalActionError
 from sobek_env.registry import load_game
 
@@ -47,7 +47,8 @@ def state_game(state) -> object:
 
 @pytest.mark.parametrize(("game", "players", "reward", "mode"), [
     ("sobek", 2, ROUND_MARGIN, "original"), ("sobek", 3, "score", "memory"), ("sobek", 4, CAPPED_MARGIN, "original"),
-    ("kleopatra", 3, ROUND_MARGIN, "original"), ("kleopatra", 2, "win", "memory")])
+    ("kleopatra", 3, ROUND_MARGIN, "original"), ("kleopatra", 2, "win", "memory"),
+    ("kleopatra", 4, OUTLOOK_MARGIN, "original"), ("sobek", 2, OUTLOOK_MARGIN, "memory")])
 def test_every_step_is_the_python_environments_step(game: str, players: int, reward: str, mode: str) -> None:
     config = run_config(game, players, REPLAYABLE, reward=reward, mode=mode, self_play_weight=0.0)
     env = batched.NativeTrainingEnv(config, 3, seed=5)
@@ -71,7 +72,7 @@ def test_every_step_is_the_python_environments_step(game: str, players: int, rew
         obs, rewards, dones, infos = env.step_wait()
         for i, state in enumerate(before):
             seat = int(seats[i])
-            lead = g.margins(state)[seat] / g.score_scale
+            lead = lead_margins(reward, g, state)[seat] / g.score_scale
             score = state.scores[seat]
             state.apply(int(actions[i]))
             while not state.is_over and state.current_player != seat:
@@ -81,8 +82,8 @@ def test_every_step_is_the_python_environments_step(game: str, players: int, rew
                 mask[state.legal_actions()] = 1
                 state.apply(agents[options[i, actor]].act({"observation": decided, "action_mask": mask}))
             assert bool(dones[i]) == state.is_over
-            now = g.margins(state)[seat] / g.score_scale
-            if reward in (ROUND_MARGIN, CAPPED_MARGIN):
+            now = lead_margins(reward, g, state)[seat] / g.score_scale
+            if reward in (ROUND_MARGIN, CAPPED_MARGIN, OUTLOOK_MARGIN):
                 expected = paid_lead(reward, now, state.is_over) - lead
             elif reward == "score":
                 expected = (state.scores[seat] - score) / g.score_scale

@@ -673,6 +673,27 @@ def test_the_lead_rewards_pay_the_margin_as_it_accrues_and_capped_margin_squashe
     assert abs(sum(capped)) < train.MARGIN_CAP
 
 
+def test_outlook_margin_pays_the_crocodile_as_it_looms_and_sums_to_the_margin() -> None:
+    plain, margin = play_rewards("kleopatra", 3, "round-margin", seed=5)
+    outlook, same_margin = play_rewards("kleopatra", 3, "outlook-margin", seed=5)
+    assert same_margin == margin and len(outlook) == len(plain)
+    env = train.TrainingEnv(OpponentPool([("random", 1.0)], num_players=3, game="kleopatra"), "outlook-margin", seat=0)
+    env.reset(seed=5)
+    game = sobek_env.load_game("kleopatra")
+    start = game.outlook(env.game)[0] / game.score_scale  # the outlook at the learner's first decision
+    assert start != 0  # this deal starts with someone to be eaten: the rewards sum to the margin less it
+    assert sum(outlook) == pytest.approx(margin - start)
+    # the seat that would be eaten were the game to end now changes along the way: the rewards differ from the
+    # margin's, by about a best score (the crocodile's swing), before the end
+    swings = [abs(a - b) for a, b in zip(outlook[:-1], plain[:-1], strict=True)]
+    assert max(swings) > 0.2
+
+
+def test_outlook_margin_is_the_margin_in_sobek() -> None:
+    plain, margin = play_rewards("sobek", 2, "round-margin", seed=5)
+    assert play_rewards("sobek", 2, "outlook-margin", seed=5) == (plain, margin)
+
+
 # ---------------------------------------------------------------- the paired reward
 
 

@@ -79,13 +79,24 @@ def test_capped_margin_pays_the_margin_squashed_at_the_end() -> None:
         assert totals[env.possible_agents[seat]] == pytest.approx(squashed)
 
 
+def test_outlook_margin_pays_each_agent_its_margin_less_its_first_outlook() -> None:
+    env = RLlibEnv({"game": "kleopatra", "num_players": 3, "reward": "outlook-margin"})
+    info = load_game("kleopatra")
+    env.reset(seed=4)
+    start = [lead / info.score_scale for lead in info.outlook(env.aec.game)]  # at the deal, before any action
+    totals, _, _ = play_out(env, seed=4)
+    assert any(start)  # someone would be eaten were the game to end at the deal
+    for seat, margin in enumerate(info.margins(env.aec.game)):
+        assert totals[env.possible_agents[seat]] == pytest.approx(margin / info.score_scale - start[seat])
+
+
 def test_the_win_reward_is_paid_at_the_end_only() -> None:
     env = RLlibEnv({"game": "sobek", "num_players": 2, "reward": "win"})
     totals, _, _ = play_out(env, seed=9)
     winners = set(env.aec.game.winners)
     assert totals == {agent: 1.0 if seat in winners else -1.0 for seat, agent in enumerate(env.possible_agents)}
-    with pytest.raises(ValueError, match="reward must be one of round-margin, capped-margin, win, margin, score, "
-                                         "got 'points'"):
+    with pytest.raises(ValueError, match="reward must be one of round-margin, capped-margin, outlook-margin, win, "
+                                         "margin, score, got 'points'"):
         RLlibEnv({"reward": "points"})
     with pytest.raises(ValueError, match="unknown RLlibEnv option 'players'"):
         RLlibEnv({"players": 2})

@@ -64,7 +64,8 @@ cdef extern from "agents/training/native/games.hpp" namespace "training_native" 
         long refusals()
 
 
-REWARD_MODES = ("win", "margin", "score")  # the batch's reward codes, in order
+# the batch's reward codes, in order; "outlook": the margin, with the lead from Game.outlook instead of Game.margins
+REWARD_MODES = ("win", "margin", "score", "outlook")
 KINDS = ("random", "greedy", "heuristic", "external")  # the opponents' kinds, in the batch's order
 GAMES = ("sobek", "kleopatra")
 

@@ -38,7 +38,7 @@ from agents.players.native import NativeBaseline
 from agents.players.ppo import load_ppo
 from agents.players.registry import make
 from agents.training.evaluations import play_evaluation_games
-from agents.training.rewards import LEAD_REWARDS, PAIRED_MARGIN, paid_lead
+from agents.training.rewards import LEAD_REWARDS, OUTLOOK_MARGIN, PAIRED_MARGIN, paid_lead
 from agents.training.vecenv import SharedGamesVecEnv
 from sobek_env.compiled import extension
 from sobek_env.env import ask
@@ -66,6 +66,14 @@ def native_possible(config: dict) -> bool:
     """Whether :class:`NativeTrainingEnv` can serve the run of ``config``: its game's engine, baselines and batch
     were built, and its reward is not the paired margin (copies of the game played on, in Python)."""
     return config["reward"] != PAIRED_MARGIN and _native_parts(config["game"]) is not None
+
+
+def native_reward(reward: str) -> str:
+    """The batch's reward code for a run's ``--reward``: the environment's own, or for the lead rewards the
+    margin, whose lead the batch reports (from Game.outlook for outlook-margin)."""
+    if reward == OUTLOOK_MARGIN:
+        return "outlook"
+    return "margin" if reward in LEAD_REWARDS else reward
 
 
 def native_opponent(agent: Agent) -> tuple[str, float] | None:
@@ -133,7 +141,7 @@ class NativeTrainingEnv(SharedGamesVecEnv):
         self._native_table = native_table(self.table)
         self.batch = batch_module.TrainingBatch(
             game.name, num_envs, config["players"], self.size, featurize.size - self.size, game.num_actions,
-            config["mode"] == "memory", "margin" if self.by_lead else self.reward, None, float(game.score_scale),
+            config["mode"] == "memory", native_reward(self.reward), None, float(game.score_scale),
             float(tolerance), dict(self.table.rules), self._native_table)
         low = -np.inf if featurize.size != self.size else 0.0
         super().__init__(num_envs, spaces.Box(low, np.inf, (featurize.size,), np.float32),

@@ -6,8 +6,12 @@ imported."""
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 from sobek_env.env import REWARD_MODES
+
+if TYPE_CHECKING:
+    from sobek_env.game import Game, State
 
 # the margin over the best opponent paid as it accrues (at each scoring), or one of the environment's rewards
 ROUND_MARGIN = "round-margin"
@@ -15,11 +19,22 @@ ROUND_MARGIN = "round-margin"
 # and a loss by a lot (an eaten Kleopatra player's) cost nearly alike, as they do in the standings
 CAPPED_MARGIN = "capped-margin"
 MARGIN_CAP = 0.1  # of the game's score scale: 10 talents in Kleopatra, 10 points in Sobek
-LEAD_REWARDS = (ROUND_MARGIN, CAPPED_MARGIN)  # rewards paid as the learner's lead changes
+# the margin were the game to end now (Game.outlook) paid as it changes: in Kleopatra a step that makes the
+# learner the most corrupt costs it at once what the crocodile would take, instead of at the game's end. At the
+# end the outlook is the margin, so a game's rewards sum to the final margin less the outlook at the learner's
+# first decision (a constant of the deal: potential-based shaping, as below); in Sobek it is round-margin
+OUTLOOK_MARGIN = "outlook-margin"
+LEAD_REWARDS = (ROUND_MARGIN, CAPPED_MARGIN, OUTLOOK_MARGIN)  # rewards paid as the learner's lead changes
 REWARDS = (*LEAD_REWARDS, *REWARD_MODES)
 # train.py (stable-baselines3) only: the capped margin less the advisor's on the same deal, from the learner's
 # first departure from the advice (agents.training.sb3.TrainingEnv)
 PAIRED_MARGIN = "paired-margin"
+
+
+def lead_margins(reward: str, game: Game, state: State) -> list[float]:
+    """Each seat's lead in ``state`` as the lead ``reward`` counts it, in points: ``Game.outlook`` for
+    ``outlook-margin``, else ``Game.margins``."""
+    return game.outlook(state) if reward == OUTLOOK_MARGIN else game.margins(state)
 
 
 def paid_lead(reward: str, lead: float, over: bool) -> float:

@@ -28,7 +28,7 @@ import numpy as np
 
 from agents.players.rllib_policy import MaskedNet
 from agents.tournaments.cluster import RAY_INSTALL
-from agents.training.rewards import LEAD_REWARDS, REWARDS, ROUND_MARGIN, paid_lead
+from agents.training.rewards import LEAD_REWARDS, REWARDS, ROUND_MARGIN, lead_margins, paid_lead
 from sobek_env.env import raw_env
 
 try:
@@ -56,7 +56,8 @@ class RLlibEnv(MultiAgentEnv):
     ``config`` (RLlib's ``env_config``) may set ``game`` (default sobek), ``num_players`` (default: the
     game's), ``observation_mode``, ``reward`` (``round-margin``, the default: the margin over the best
     opponent paid as it accrues, summing to the final margin / the game's score scale; ``capped-margin``,
-    the same with the final margin squashed; or one of the environment's reward modes, ``win``, ``margin``,
+    the same with the final margin squashed; ``outlook-margin``, the margin were the game to end now
+    (``Game.outlook``) paid as it moves; or one of the environment's reward modes, ``win``, ``margin``,
     ``score``) and ``rules`` (a dict of rules options).
     """
 
@@ -90,7 +91,7 @@ class RLlibEnv(MultiAgentEnv):
 
     def _leads(self) -> list[float]:
         game = self.table.game
-        return [margin / game.score_scale for margin in game.margins(self.aec.game)]
+        return [margin / game.score_scale for margin in lead_margins(self.reward, game, self.aec.game)]
 
     def _pay(self, agents: list[str]) -> dict[str, float]:
         """What each of ``agents`` is owed since it was last paid, now paid."""

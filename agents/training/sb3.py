@@ -134,9 +134,11 @@ from agents.training.rewards import (
     CAPPED_MARGIN,
     LEAD_REWARDS,
     MARGIN_CAP,
+    OUTLOOK_MARGIN,
     PAIRED_MARGIN,
     REWARDS,
     ROUND_MARGIN,
+    lead_margins,
     paid_lead,
 )
 from agents.training.rundir import Checkpoint, Run, RunError, ending_a_run, lock_run, now, run_options
@@ -229,7 +231,9 @@ def build_parser() -> TrainingParser:
     run.add_argument("--mode", choices=OBSERVATION_MODES, help=f"observation mode (default {d['mode']})")
     run.add_argument("--reward", choices=(*REWARDS, PAIRED_MARGIN),
                      help=f"reward: {ROUND_MARGIN} (the margin, paid at each scoring), {CAPPED_MARGIN} (the same, the "
-                          f"final margin squashed to +-{MARGIN_CAP:g} of the score scale), {PAIRED_MARGIN} (the "
+                          f"final margin squashed to +-{MARGIN_CAP:g} of the score scale), {OUTLOOK_MARGIN} (the "
+                          "margin were the game to end now, paid as it moves: Kleopatra's crocodile counted at "
+                          f"every step), {PAIRED_MARGIN} (the "
                           "capped margin less the advice's own on the same deal, from the learner's first departure "
                           "from it: what its departures changed) or an environment's reward mode "
                           f"(default {default_text('reward')})")
@@ -506,7 +510,8 @@ class TrainingEnv(sobek_env.SingleAgentEnv):
     reward paid as it accrues: the change of the game's margin (own score - best other score, see
     ``Game.margins``) / its score scale whenever scores move. It sums to the margin but tells which
     part of the game earned it. ``capped-margin`` is paid the same way, but sums to the final margin
-    squashed (:func:`agents.training.rewards.paid_lead`).
+    squashed (:func:`agents.training.rewards.paid_lead`); ``outlook-margin`` pays the change of
+    ``Game.outlook``, the margin were the game to end now (Kleopatra's crocodile counted at every step).
 
     ``paired-margin`` (features with advice) pays, at the end, the capped margin less the one the advice
     would have reached on the same deal: at the learner's first departure from the advised action the game
@@ -566,9 +571,10 @@ class TrainingEnv(sobek_env.SingleAgentEnv):
         return paid_lead(CAPPED_MARGIN, game.margins(state)[self.seat] / game.score_scale, True)
 
     def lead(self) -> float:
-        """The game's margin of the learner now (own score - best other score, Game.margins) / its score scale."""
+        """The learner's margin now (own score - best other score: Game.margins, or Game.outlook for
+        outlook-margin) / the game's score scale."""
         game = self.table.game
-        return game.margins(self.game)[self.seat] / game.score_scale
+        return lead_margins(self.reward, game, self.game)[self.seat] / game.score_scale
 
     def add_snapshot(self, path: str) -> None:
         """Let the snapshot at ``path`` play (see :meth:`OpponentPool.add_snapshot`)."""

@@ -10,11 +10,13 @@
 //
 // The learner's row is what TrainingEnv shows it: the observation, then (advice_size > 0) the heuristic's advice
 // as agents/<game>/features.py writes it. Rewards are the environment's (win, margin or score) for the learner's
-// seat summed over the actions since its last one; lead is its margin / score scale (Game.margins), from which
-// the caller pays the lead rewards (round-margin, capped-margin).
+// seat summed over the actions since its last one; lead is its margin / score scale (Game.margins; with
+// REWARD_OUTLOOK, Game.outlook: the margin were the game to end now), from which the caller pays the lead
+// rewards (round-margin, capped-margin, outlook-margin).
 //
 // G: the engine's traits (sobek_env/<game>/native/vector.hpp's VectorGame). B: the baselines' entry points
-// (decide, advise on B::Table, the game's agents/<game>/native/baselines.hpp).
+// (decide, advise on B::Table, the game's agents/<game>/native/baselines.hpp). O: the game's Game.outlook
+// (O::outlook(state, margins), agents/<game>/native/playout.hpp's traits).
 #pragma once
 
 #include <cstdint>
@@ -26,7 +28,8 @@
 namespace training_native {
 
 enum Kind { RANDOM = 0, GREEDY = 1, HEURISTIC = 2, EXTERNAL = 3 };
-enum Reward { REWARD_WIN = 0, REWARD_MARGIN = 1, REWARD_SCORE = 2 };
+// REWARD_OUTLOOK: the environment's reward is the margin, the lead is Game.outlook's
+enum Reward { REWARD_WIN = 0, REWARD_MARGIN = 1, REWARD_SCORE = 2, REWARD_OUTLOOK = 3 };
 constexpr uint64_t SEED_BOUND = uint64_t(1) << 63;
 constexpr int MAX_SEATS = 8;
 
@@ -51,7 +54,7 @@ struct Buffers {
     uint8_t* pending_masks;  // num_envs x A
 };
 
-template <class G, class B>
+template <class G, class B, class O>
 class TrainingBatch {
   public:
     using State = typename G::State;
@@ -202,7 +205,7 @@ class TrainingBatch {
                 uint8_t* mask = out_.masks + static_cast<size_t>(i) * G::NUM_ACTIONS;
                 flags(s, mask);
                 row(s, seat, out_.obs + static_cast<size_t>(i) * width_, mask);
-                out_.lead[i] = G::margin(s, seat) / scale_;
+                out_.lead[i] = lead(s, seat);
                 return;
             }
             const int option = out_.options[static_cast<size_t>(i) * MAX_SEATS + actor];
@@ -234,6 +237,14 @@ class TrainingBatch {
         }
     }
 
+    // The learner's lead in s: its margin (or, with REWARD_OUTLOOK, its outlook) / the score scale
+    double lead(const State& s, int seat) const {
+        if (reward_mode_ != REWARD_OUTLOOK) return G::margin(s, seat) / scale_;
+        double margins[MAX_SEATS];
+        O::outlook(s, margins);
+        return margins[seat] / scale_;
+    }
+
     // Game i is over in the learner's step: its last row, seat, scores, winners and lead.
     void finish(int i) {
         const State& s = states_[i];
@@ -248,7 +259,7 @@ class TrainingBatch {
             out_.final_scores[i * MAX_SEATS + p] = seated ? G::score(s, p) : 0;
             out_.final_winners[i * MAX_SEATS + p] = seated && G::winner(s, p);
         }
-        out_.final_lead[i] = G::margin(s, seat) / scale_;
+        out_.final_lead[i] = lead(s, seat);
         counting_[i] = 0;
     }
 };

@@ -1,11 +1,14 @@
 // The training batch (batch.hpp) for each game with a native engine: the engine's traits (sobek_env's VectorGame)
-// and its native baselines (agents/<game>/native/baselines.cpp, linked into the same extension).
+// its native baselines (agents/<game>/native/baselines.cpp, linked into the same extension) and its Game.outlook
+// (the playouts' traits, agents/<game>/native/playout.hpp).
 #pragma once
 
 #include <cstdint>
 
 #include "agents/kleopatra/native/baselines.hpp"
+#include "agents/kleopatra/native/playout.hpp"
 #include "agents/sobek/native/baselines.hpp"
+#include "agents/sobek/native/playout.hpp"
 #include "agents/training/native/batch.hpp"
 #include "sobek_env/kleopatra/native/vector.hpp"
 #include "sobek_env/sobek/native/vector.hpp"
@@ -27,7 +30,7 @@ struct Agents {
 using SobekAgents = Agents<sobek_native::Table, sobek_native::decide, sobek_native::advise>;
 using KleopatraAgents = Agents<kleopatra_baselines::Table, kleopatra_baselines::decide, kleopatra_baselines::advise>;
 
-using SobekBatch = TrainingBatch<sobek_native::sobek::VectorGame, SobekAgents>;
-using KleopatraBatch = TrainingBatch<kleopatra_native::VectorGame, KleopatraAgents>;
+using SobekBatch = TrainingBatch<sobek_native::sobek::VectorGame, SobekAgents, sobek_native::SobekPlayout>;
+using KleopatraBatch = TrainingBatch<kleopatra_native::VectorGame, KleopatraAgents, kleopatra_native::KleopatraPlayout>;
 
 }  // namespace training_native
