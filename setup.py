@@ -53,7 +53,9 @@ else:
         + [Extension("agents.sobek._points", ["agents/sobek/_points.pyx"])]
         + [cxx("agents.training._batch", ["agents/training/_batch.pyx",
                                           *(f"agents/{game}/native/baselines.cpp" for game in GAMES)],
-               "agents/training/native", extra=("agents/search/native",))],
+               "agents/training/native",
+               extra=("agents/search/native", *(f"{root}/{game}/native" for root in ("agents", "sobek_env")
+                                                for game in GAMES)))],
         compiler_directives={"language_level": 3},
     )
     for extension in ext_modules:
