@@ -1,4 +1,4 @@
-// The training batch (batch.hpp) for each game with a native engine: the engine's traits (sobek_env's VectorGame)
+// The training batch (batch.hpp) for each game with a native engine: the engine's traits (sobek_env's VectorGame),
 // its native baselines (agents/<game>/native/baselines.cpp, linked into the same extension) and its Game.outlook
 // (the playouts' traits, agents/<game>/native/playout.hpp).
 #pragma once
