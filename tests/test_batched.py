@@ -15,7 +15,15 @@ from agents.players.ppo import load_ppo, save_ppo
 from agents.training import batched
 from agents.training import sb3 as train
 from agents.training.pool import parse_entry
-from agents.training.rewards import CAPPED_MARGIN, OUTLOOK_MARGIN, ROUND_MARGIN, lead_margins, paid_lead
+from agents.training.rewards import (
+    CAPPED_MARGIN,
+    CAPPED_OUTLOOK,
+    LEAD_REWARDS,
+    OUTLOOK_MARGIN,
+    ROUND_MARGIN,
+    lead_margins,
+    paid_lead,
+)
 from sobek_env.errors import IllegalActionError
 from sobek_env.registry import load_game
 
@@ -48,7 +56,8 @@ def state_game(state) -> object:
 @pytest.mark.parametrize(("game", "players", "reward", "mode"), [
     ("sobek", 2, ROUND_MARGIN, "original"), ("sobek", 3, "score", "memory"), ("sobek", 4, CAPPED_MARGIN, "original"),
     ("kleopatra", 3, ROUND_MARGIN, "original"), ("kleopatra", 2, "win", "memory"),
-    ("kleopatra", 4, OUTLOOK_MARGIN, "original"), ("sobek", 2, OUTLOOK_MARGIN, "memory")])
+    ("kleopatra", 4, OUTLOOK_MARGIN, "original"), ("sobek", 2, OUTLOOK_MARGIN, "memory"),
+    ("kleopatra", 3, CAPPED_OUTLOOK, "original")])
 def test_every_step_is_the_python_environments_step(game: str, players: int, reward: str, mode: str) -> None:
     config = run_config(game, players, REPLAYABLE, reward=reward, mode=mode, self_play_weight=0.0)
     env = batched.NativeTrainingEnv(config, 3, seed=5)
@@ -83,8 +92,8 @@ def test_every_step_is_the_python_environments_step(game: str, players: int, rew
                 state.apply(agents[options[i, actor]].act({"observation": decided, "action_mask": mask}))
             assert bool(dones[i]) == state.is_over
             now = lead_margins(reward, g, state)[seat] / g.score_scale
-            if reward in (ROUND_MARGIN, CAPPED_MARGIN, OUTLOOK_MARGIN):
-                expected = paid_lead(reward, now, state.is_over) - lead
+            if reward in LEAD_REWARDS:
+                expected = paid_lead(reward, now, state.is_over) - paid_lead(reward, lead, False)
             elif reward == "score":
                 expected = (state.scores[seat] - score) / g.score_scale
             else:

@@ -694,6 +694,28 @@ def test_outlook_margin_is_the_margin_in_sobek() -> None:
     assert play_rewards("sobek", 2, "outlook-margin", seed=5) == (plain, margin)
 
 
+def test_capped_outlook_pays_the_squashed_outlook_as_it_moves_and_sums_to_the_capped_margin() -> None:
+    outlook, margin = play_rewards("kleopatra", 3, "outlook-margin", seed=5)
+    capped, same_margin = play_rewards("kleopatra", 3, "capped-outlook", seed=5)
+    assert same_margin == margin and len(capped) == len(outlook)
+    env = train.TrainingEnv(OpponentPool([("random", 1.0)], num_players=3, game="kleopatra"), "capped-outlook", seat=0)
+    env.reset(seed=5)
+    game = sobek_env.load_game("kleopatra")
+
+    def squash(lead: float) -> float:
+        return train.MARGIN_CAP * float(np.tanh(lead / train.MARGIN_CAP))
+
+    start = game.outlook(env.game)[0] / game.score_scale
+    assert sum(capped) == pytest.approx(squash(margin) - squash(start))
+    # every step pays the change of the squashed outlook: rebuild it from the plain outlook's steps
+    lead, expected = start, []
+    for step in outlook:
+        expected.append(squash(lead + step) - squash(lead))
+        lead += step
+    assert capped == pytest.approx(expected, abs=1e-9)
+    assert max(abs(r) for r in capped) < 2 * train.MARGIN_CAP < max(abs(r) for r in outlook)
+
+
 # ---------------------------------------------------------------- the paired reward
 
 

@@ -22,7 +22,7 @@ from processes import wait_for
 from agents import make
 from agents.players.rllib_policy import read_weights
 from agents.tournaments.tournament import play_tournament, summarize
-from agents.training.rewards import MARGIN_CAP, ROUND_MARGIN
+from agents.training.rewards import MARGIN_CAP, ROUND_MARGIN, paid_lead
 from agents.training.rllib_env import MAIN, LeagueMapping, RLlibEnv
 from agents.training.rllib_train import algorithm_config, main_weights, refresh_snapshot
 from agents.training.rllib_train import main as train_with_rllib
@@ -79,15 +79,19 @@ def test_capped_margin_pays_the_margin_squashed_at_the_end() -> None:
         assert totals[env.possible_agents[seat]] == pytest.approx(squashed)
 
 
-def test_outlook_margin_pays_each_agent_its_margin_less_its_first_outlook() -> None:
-    env = RLlibEnv({"game": "kleopatra", "num_players": 3, "reward": "outlook-margin"})
+@pytest.mark.parametrize("reward", ["outlook-margin", "capped-outlook"])
+def test_the_outlook_rewards_pay_each_agent_its_margin_less_its_first_outlook(reward: str) -> None:
+    env = RLlibEnv({"game": "kleopatra", "num_players": 3, "reward": reward})
     info = load_game("kleopatra")
     env.reset(seed=4)
     start = [lead / info.score_scale for lead in info.outlook(env.aec.game)]  # at the deal, before any action
     totals, _, _ = play_out(env, seed=4)
     assert any(start)  # someone would be eaten were the game to end at the deal
     for seat, margin in enumerate(info.margins(env.aec.game)):
-        assert totals[env.possible_agents[seat]] == pytest.approx(margin / info.score_scale - start[seat])
+        paid = paid_lead(reward, margin / info.score_scale, True) - paid_lead(reward, start[seat], False)
+        assert totals[env.possible_agents[seat]] == pytest.approx(paid)
+    if reward == "capped-outlook":  # squashed at every step: no agent's total passes twice the cap
+        assert max(abs(total) for total in totals.values()) < 2 * MARGIN_CAP
 
 
 def test_the_win_reward_is_paid_at_the_end_only() -> None:
@@ -95,7 +99,8 @@ def test_the_win_reward_is_paid_at_the_end_only() -> None:
     totals, _, _ = play_out(env, seed=9)
     winners = set(env.aec.game.winners)
     assert totals == {agent: 1.0 if seat in winners else -1.0 for seat, agent in enumerate(env.possible_agents)}
-    with pytest.raises(ValueError, match="reward must be one of round-margin, capped-margin, outlook-margin, win, "
+    with pytest.raises(ValueError, match="reward must be one of round-margin, capped-margin, outlook-margin, "
+                                         "capped-outlook, win, "
                                          "margin, score, got 'points'"):
         RLlibEnv({"reward": "points"})
     with pytest.raises(ValueError, match="unknown RLlibEnv option 'players'"):

@@ -38,7 +38,7 @@ from agents.players.native import NativeBaseline
 from agents.players.ppo import load_ppo
 from agents.players.registry import make
 from agents.training.evaluations import play_evaluation_games
-from agents.training.rewards import LEAD_REWARDS, OUTLOOK_MARGIN, PAIRED_MARGIN, paid_lead
+from agents.training.rewards import LEAD_REWARDS, OUTLOOK_REWARDS, PAIRED_MARGIN, paid_lead
 from agents.training.vecenv import SharedGamesVecEnv
 from sobek_env.compiled import extension
 from sobek_env.env import ask
@@ -70,8 +70,8 @@ def native_possible(config: dict) -> bool:
 
 def native_reward(reward: str) -> str:
     """The batch's reward code for a run's ``--reward``: the environment's own, or for the lead rewards the
-    margin, whose lead the batch reports (from Game.outlook for outlook-margin)."""
-    if reward == OUTLOOK_MARGIN:
+    margin, whose lead the batch reports (from Game.outlook for outlook-margin and capped-outlook)."""
+    if reward in OUTLOOK_REWARDS:
         return "outlook"
     return "margin" if reward in LEAD_REWARDS else reward
 
@@ -248,7 +248,7 @@ class NativeTrainingEnv(SharedGamesVecEnv):
         self._seed = None
         self.batch.reset(root.randrange(SEED_BOUND))
         self._decide_pending()
-        self._lead[:] = self.batch.lead
+        self._lead[:] = self._paid(self.batch.lead, np.zeros(self.num_envs, bool))
         self._returns[:] = 0.0
         self._lengths[:] = 0
         self.reset_infos = [{} for _ in range(self.num_envs)]
@@ -269,11 +269,9 @@ class NativeTrainingEnv(SharedGamesVecEnv):
         self._decide_pending()
         dones = b.terminated.copy()
         if self.by_lead:
-            lead = np.where(dones, b.final_lead, b.lead)
-            for i in np.flatnonzero(dones).tolist():  # the capped margin squashes the final lead
-                lead[i] = paid_lead(self.reward, float(lead[i]), True)
+            lead = self._paid(np.where(dones, b.final_lead, b.lead), dones)
             rewards = (lead - self._lead).astype(np.float32)
-            self._lead = np.where(dones, b.lead, lead)
+            self._lead = np.where(dones, self._paid(b.lead, np.zeros_like(dones)), lead)
         else:
             rewards = b.rewards.copy()
         self._returns += rewards
@@ -289,6 +287,10 @@ class NativeTrainingEnv(SharedGamesVecEnv):
                                     "t": round(time.time() - self._start, 6)}}
             self._returns[i], self._lengths[i] = 0.0, 0
         return b.obs.copy(), rewards, dones, infos
+
+    def _paid(self, leads: np.ndarray, over: np.ndarray) -> np.ndarray:
+        """What the lead reward has paid in all at each game's ``leads`` (:func:`paid_lead`; ``over``: ended)."""
+        return np.array([paid_lead(self.reward, float(lead), bool(end)) for lead, end in zip(leads, over)])
 
     def action_masks(self) -> np.ndarray:
         """Each game's legal actions for its learner, ``(num_envs, num_actions)`` bool."""

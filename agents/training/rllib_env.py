@@ -111,7 +111,8 @@ class RLlibEnv(MultiAgentEnv):
         self.aec.reset(seed=seed)
         self.agents = list(self.possible_agents)
         self._owed = dict.fromkeys(self.agents, 0.0)
-        self._paid = self._leads()
+        self._paid = [paid_lead(self.reward, lead, False) for lead in self._leads()] \
+            if self.reward in LEAD_REWARDS else []
         acting = self.aec.agent_selection
         return {acting: self._observe(acting)}, {acting: {}}
 

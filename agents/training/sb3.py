@@ -132,6 +132,7 @@ from agents.training.evaluations import play_evaluation_games
 from agents.training.pool import OpponentPool, parse_entry
 from agents.training.rewards import (
     CAPPED_MARGIN,
+    CAPPED_OUTLOOK,
     LEAD_REWARDS,
     MARGIN_CAP,
     OUTLOOK_MARGIN,
@@ -233,7 +234,8 @@ def build_parser() -> TrainingParser:
                      help=f"reward: {ROUND_MARGIN} (the margin, paid at each scoring), {CAPPED_MARGIN} (the same, the "
                           f"final margin squashed to +-{MARGIN_CAP:g} of the score scale), {OUTLOOK_MARGIN} (the "
                           "margin were the game to end now, paid as it moves: Kleopatra's crocodile counted at "
-                          f"every step), {PAIRED_MARGIN} (the "
+                          f"every step), {CAPPED_OUTLOOK} (the same squashed as {CAPPED_MARGIN} squashes, at every "
+                          f"step: paid for moving toward a win), {PAIRED_MARGIN} (the "
                           "capped margin less the advice's own on the same deal, from the learner's first departure "
                           "from it: what its departures changed) or an environment's reward mode "
                           f"(default {default_text('reward')})")
@@ -511,7 +513,8 @@ class TrainingEnv(sobek_env.SingleAgentEnv):
     ``Game.margins``) / its score scale whenever scores move. It sums to the margin but tells which
     part of the game earned it. ``capped-margin`` is paid the same way, but sums to the final margin
     squashed (:func:`agents.training.rewards.paid_lead`); ``outlook-margin`` pays the change of
-    ``Game.outlook``, the margin were the game to end now (Kleopatra's crocodile counted at every step).
+    ``Game.outlook``, the margin were the game to end now (Kleopatra's crocodile counted at every step), and
+    ``capped-outlook`` the change of that outlook squashed as the capped margin is.
 
     ``paired-margin`` (features with advice) pays, at the end, the capped margin less the one the advice
     would have reached on the same deal: at the learner's first departure from the advised action the game
@@ -572,7 +575,7 @@ class TrainingEnv(sobek_env.SingleAgentEnv):
 
     def lead(self) -> float:
         """The learner's margin now (own score - best other score: Game.margins, or Game.outlook for
-        outlook-margin) / the game's score scale."""
+        outlook-margin and capped-outlook) / the game's score scale."""
         game = self.table.game
         return lead_margins(self.reward, game, self.game)[self.seat] / game.score_scale
 
@@ -589,7 +592,7 @@ class TrainingEnv(sobek_env.SingleAgentEnv):
 
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
         observation, info = super().reset(seed=seed, options=options)
-        self._lead = self.lead()
+        self._lead = paid_lead(self.reward, self.lead(), False) if self.by_lead else 0.0
         self.twin = None
         mask = self.action_masks()
         return self._features(observation, mask), {**info, "action_mask": mask}
