@@ -112,6 +112,34 @@ def test_every_step_is_the_python_environments_step(game: str, players: int, rew
     assert env.batch.refusals == 0
 
 
+@pytest.mark.parametrize(("game", "players"), [("kleopatra", 3), ("sobek", 2)])
+def test_a_state_critic_reads_the_python_engines_state_vector_and_the_learners_seat_after_the_features(
+        game: str, players: int) -> None:
+    config = run_config(game, players, REPLAYABLE, features="raw", trunk="shared", critic="state",
+                        self_play_weight=0.0)
+    env = batched.NativeTrainingEnv(config, 3, seed=7)
+    g = load_game(game)
+    table = g.table(players)
+    width = Featurizer("raw", table).size
+    assert env.observation_space.shape == (width + g.state_size(players) + players,)
+    observer, rng = g.observer(players, "original"), np.random.default_rng(2)
+    obs, ended = env.reset(), 0
+    for _ in range(300):
+        for i in range(3):
+            reference = g.from_json(env.batch.state(i).to_json(), engine="python")  # the Python engine's state
+            seat = int(env.batch.seats[i])
+            expected, _ = row(Featurizer("raw", table), observer, reference, seat)
+            assert np.array_equal(obs[i, :width], expected)
+            assert np.array_equal(obs[i, width:width + g.state_size(players)], g.state_vector(reference))
+            assert obs[i, -players:].tolist() == [float(p == seat) for p in range(players)]
+        env.step_async(np.array([rng.choice(np.flatnonzero(m)) for m in env.action_masks()]))
+        obs, _, dones, infos = env.step_wait()
+        for i in np.flatnonzero(dones).tolist():
+            ended += 1
+            assert not infos[i]["terminal_observation"][width:].any()  # a finished game's value is never asked
+    assert ended >= 1
+
+
 def test_opponents_are_drawn_with_the_pool_weights_and_the_seats_uniformly() -> None:
     config = run_config("sobek", 4, ["random@1", "heuristic@3", "greedy@0.5"], self_play_weight=0.0)
     env = batched.NativeTrainingEnv(config, 2000, seed=2)

@@ -17,6 +17,8 @@ import train
 from agents.players.modelfile import PPO_FILE, read_meta_document
 from agents.players.net import net_meta, new_net, read_net, save_net
 from agents.players.ppo import PPOAgent, build_policy, check_meta, net_from_policy, policy_from_net
+from agents.training import sb3
+from agents.training.pool import OpponentPool
 from sobek_env.registry import load_game
 
 HIDDEN = [16, 8]
@@ -139,3 +141,102 @@ def test_the_run_counts_the_cpu_hours_of_the_network_it_starts_from(tmp_path: Pa
     (checkpoint,) = (out / "checkpoints").iterdir()
     state = json.loads((checkpoint / "state.json").read_text())
     assert 1800 <= state["cpu_seconds"] < 0.6 * 3600
+
+
+# ---------------------------------------------------------------- a critic that reads the state (--critic state)
+
+
+def test_a_state_critic_run_keeps_the_networks_play_and_value_head_through_the_warmup(tmp_path: Path) -> None:
+    init, out = tiny_net(tmp_path / "init.zip"), tmp_path / "run"
+    train.main(["--players", "2", "--timesteps", "512", "--critic-warmup", "1024", "--critic", "state",
+                "--init", f"net:{init}", "--out", str(out), *SMALL_RUN])
+    meta = read_meta_document(out / "model.zip", PPO_FILE)
+    game = load_game("sobek")
+    assert meta["policy"]["class"] == "StateCriticPolicy"
+    assert meta["policy"]["actor_size"] == game.observation_size(2)
+    assert meta["observation_size"] == game.observation_size(2) + game.state_size(2) + 2
+    before, after = read_net(init)[1], read_net(out / "net.zip")[1]
+    assert after.keys() == before.keys() and all(torch.equal(after[k], before[k]) for k in before)
+
+
+def test_a_state_critic_run_moves_the_policy_but_keeps_the_networks_value_head(tmp_path: Path) -> None:
+    init, out = tiny_net(tmp_path / "init.zip"), tmp_path / "run"
+    train.main(["--players", "2", "--timesteps", "256", "--critic", "state", "--init", f"net:{init}",
+                "--out", str(out), *SMALL_RUN])
+    before, after = read_net(init)[1], read_net(out / "net.zip")[1]
+    for name in before:
+        assert torch.equal(after[name], before[name]) == name.startswith("value."), name
+    # the model file plays from the observation alone, as the network it wrote
+    ppo = agents.make(f"ppo:{out / 'model.zip'}", game="sobek", num_players=2)
+    net = agents.make(f"net:{out / 'net.zip'}", game="sobek", num_players=2)
+    env = sobek_env.env(game="sobek", num_players=2)
+    env.reset(seed=4)
+    for _ in range(30):
+        observation, *_ = env.last()
+        np.testing.assert_allclose(ppo.logits(observation), net.evaluate(observation)[0], rtol=1e-5, atol=1e-5)
+        env.step(ppo.act(observation))
+
+
+def test_a_state_critics_policy_never_reads_the_state_and_its_value_does(tmp_path: Path) -> None:
+    init, out = tiny_net(tmp_path / "init.zip"), tmp_path / "run"
+    train.main(["--players", "2", "--timesteps", "256", "--critic", "state", "--init", f"net:{init}",
+                "--out", str(out), *SMALL_RUN])
+    policy = agents.make(f"ppo:{out / 'model.zip'}", game="sobek", num_players=2).policy
+    game = load_game("sobek")
+    width = game.observation_size(2)
+    rows = torch.as_tensor(np.random.default_rng(0).random((8, policy.observation_space.shape[0]), np.float32))
+    other = rows.clone()
+    other[:, width:] = torch.as_tensor(np.random.default_rng(1).random((8, other.shape[1] - width), np.float32))
+    with torch.no_grad():
+        logits = [policy.get_distribution(r).distribution.logits for r in (rows, other)]
+        values = [policy.predict_values(r) for r in (rows, other)]
+    assert torch.equal(logits[0], logits[1])
+    assert not torch.equal(values[0], values[1])
+
+
+@pytest.mark.parametrize(("extra", "message"), [
+    (["--critic", "state"], "--critic state gives a net: model's trunk a value network of its own"),
+    (["--critic", "hidden"], "argument --critic: invalid choice"),
+])
+def test_a_state_critic_needs_a_shared_trunk(tmp_path: Path, extra: list[str], message: str,
+                                            capsys: pytest.CaptureFixture) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        train.main(["--players", "2", "--features", "raw", "--out", str(tmp_path / "run"), *extra])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+    assert not (tmp_path / "run").exists()
+
+
+def test_the_critic_warmup_lets_the_whole_state_critic_learn_and_never_the_kept_value_head() -> None:
+    meta = trunk_policy_meta()
+    game = load_game("sobek")
+    size = meta["observation_size"]
+    meta["observation_size"] = size + game.state_size(2) + 2
+    meta["policy"].update({"class": "StateCriticPolicy", "actor_size": size,
+                           "features_extractor_kwargs": {"squashed": meta["observation_size"]}})
+    policy = build_policy(check_meta(meta, "test"))
+    sb3.critic_only(policy, True)
+    learning = {name.split(".")[0] + "." + name.split(".")[1] for name, p in policy.named_parameters()
+                if p.requires_grad}
+    assert learning == {"mlp_extractor.critic", "value_net.weight", "value_net.bias"}
+    sb3.critic_only(policy, False)
+    assert {name for name, p in policy.named_parameters() if not p.requires_grad} == {"public_value.weight",
+                                                                                     "public_value.bias"}
+
+
+def test_the_python_environment_writes_the_state_after_the_features_and_zeros_once_over() -> None:
+    game = load_game("kleopatra")
+    env = sb3.TrainingEnv(OpponentPool([("random", 1.0)], num_players=3, game="kleopatra"), "round-margin", "raw",
+                          critic_state=True, seat=1)
+    width, state = game.observation_size(3), game.state_size(3)
+    assert env.observation_space.shape == (width + state + 3,)
+    observer = game.observer(3, "original")
+    row, _ = env.reset(seed=3)
+    rng, over = np.random.default_rng(3), False
+    while not over:
+        assert np.array_equal(row[:width], observer.encode(env.game, 1))
+        assert np.array_equal(row[width:width + state], game.state_vector(env.game))
+        assert row[-3:].tolist() == [0.0, 1.0, 0.0]
+        row, _, over, _, _ = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+    assert not row[width:].any()

@@ -159,20 +159,90 @@ class TrunkPolicy(MaskableActorCriticPolicy):
         self.mlp_extractor = SharedTrunk(self.features_dim, list(arch), self.activation_fn)
 
 
-# a net: model's tensors and a TrunkPolicy's, layer by layer (the trunk's Linear layers are every other module)
+def critic_state_size(table: Table) -> int:
+    """The entries a state critic reads after the features: ``env.state()`` (the full-information vector), then
+    the learner's seat one-hot (the state is written from seat 0's side)."""
+    return table.game.state_size(table.num_players) + table.num_players
+
+
+class StateCritic(nn.Module):
+    """A shared trunk's layout for the policy, over the first ``actor_size`` features (the observation), and a
+    value network of its own over the whole row: the observation, then what :func:`critic_state_size` counts,
+    which only training writes. The policy never reads the state: a row of the observation alone plays."""
+
+    def __init__(self, feature_dim: int, actor_size: int, hidden: list[int], critic: list[int],
+                 activation_fn: type[nn.Module]) -> None:
+        super().__init__()
+        self.actor_size = actor_size
+        self.trunk = _mlp([actor_size, *hidden], activation_fn)
+        self.critic = _mlp([feature_dim, *critic], activation_fn)
+        self.latent_dim_pi, self.latent_dim_vf = hidden[-1], critic[-1]
+
+    def forward(self, features: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        return self.forward_actor(features), self.forward_critic(features)
+
+    def forward_actor(self, features: torch.Tensor) -> torch.Tensor:
+        return self.trunk(features[:, :self.actor_size])
+
+    def forward_critic(self, features: torch.Tensor) -> torch.Tensor:
+        return self.critic(features)
+
+
+def _mlp(sizes: list[int], activation_fn: type[nn.Module]) -> nn.Sequential:
+    layers: list[nn.Module] = []
+    for a, b in pairwise(sizes):
+        layers += [nn.Linear(a, b), activation_fn()]
+    return nn.Sequential(*layers)
+
+
+class StateCriticPolicy(MaskableActorCriticPolicy):
+    """MaskablePPO's policy for ``train.py --critic state``: a ``net:`` model's trunk and policy head over the
+    observation (the first ``actor_size`` entries of a row), and a critic of ``net_arch["vf"]`` layers over the
+    observation and the full state (:class:`StateCritic`), as PerfectDou's and Suphx's critics see the hidden
+    cards in training. The ``net:`` model's own value head (``public_value``: the observation's value, which a
+    guided search reads) is kept as it was given, out of the optimizer."""
+
+    def __init__(self, *args, actor_size: int, **kwargs) -> None:
+        self.actor_size = actor_size
+        super().__init__(*args, **kwargs)
+
+    def _build_mlp_extractor(self) -> None:
+        arch = self.net_arch
+        if not isinstance(arch, dict) or not arch["pi"] or not arch["vf"]:
+            raise ValueError(f"a state critic needs the policy's and the critic's layers, got {arch!r}")
+        self.mlp_extractor = StateCritic(self.features_dim, self.actor_size, list(arch["pi"]), list(arch["vf"]),
+                                         self.activation_fn)
+
+    def _build(self, lr_schedule: Schedule) -> None:
+        super()._build(lr_schedule)  # the optimizer is made here: the public value head, added after, stays out
+        self.public_value = nn.Linear(self.mlp_extractor.latent_dim_pi, 1)
+        self.public_value.requires_grad_(False)
+
+    def _get_constructor_parameters(self) -> dict:
+        return {**super()._get_constructor_parameters(), "actor_size": self.actor_size}
+
+
+# a net: model's tensors and a TrunkPolicy's, layer by layer (the trunk's Linear layers are every other module);
+# a StateCriticPolicy keeps the net's value head as public_value, its value_net being the state critic's
 NET_TO_POLICY = (("trunk.", "mlp_extractor.trunk."), ("policy.", "action_net."), ("value.", "value_net."))
+NET_TO_STATE_CRITIC = (("trunk.", "mlp_extractor.trunk."), ("policy.", "action_net."), ("value.", "public_value."))
+STATE_CRITIC_ONLY = ("mlp_extractor.critic.", "value_net.")  # what a net: model does not hold
 
 
-def policy_from_net(net_state: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
+def policy_from_net(net_state: dict[str, torch.Tensor], state_critic: bool = False) -> dict[str, torch.Tensor]:
     """A :class:`TrunkPolicy`'s tensors from a ``net:`` model's: the trunk and both heads as they are (the
-    value head's ``tanh`` is dropped: the critic reads the unit itself)."""
-    return {_renamed(name, NET_TO_POLICY): tensor for name, tensor in net_state.items()}
+    value head's ``tanh`` is dropped: the critic reads the unit itself). With ``state_critic``, the tensors a
+    :class:`StateCriticPolicy` takes from it: all but its state critic's."""
+    prefixes = NET_TO_STATE_CRITIC if state_critic else NET_TO_POLICY
+    return {_renamed(name, prefixes): tensor for name, tensor in net_state.items()}
 
 
-def net_from_policy(policy_state: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
-    """A ``net:`` model's tensors from a :class:`TrunkPolicy`'s (the inverse of :func:`policy_from_net`)."""
-    inverse = tuple((b, a) for a, b in NET_TO_POLICY)
-    return {_renamed(name, inverse): tensor for name, tensor in policy_state.items()}
+def net_from_policy(policy_state: dict[str, torch.Tensor], state_critic: bool = False) -> dict[str, torch.Tensor]:
+    """A ``net:`` model's tensors from a :class:`TrunkPolicy`'s, or with ``state_critic`` a
+    :class:`StateCriticPolicy`'s, whose state critic it leaves out (the inverse of :func:`policy_from_net`)."""
+    inverse = tuple((b, a) for a, b in (NET_TO_STATE_CRITIC if state_critic else NET_TO_POLICY))
+    return {_renamed(name, inverse): tensor for name, tensor in policy_state.items()
+            if not (state_critic and name.startswith(STATE_CRITIC_ONLY))}
 
 
 def _renamed(name: str, prefixes: tuple[tuple[str, str], ...]) -> str:
@@ -214,7 +284,7 @@ class PPOAgent(PolicyAgent):
 
 POLICIES: dict[str, type[MaskableActorCriticPolicy]] = {
     "MaskableActorCriticPolicy": MaskableActorCriticPolicy, "AdvisedPolicy": AdvisedPolicy,
-    "TrunkPolicy": TrunkPolicy}
+    "TrunkPolicy": TrunkPolicy, "StateCriticPolicy": StateCriticPolicy}
 ACTIVATIONS: dict[str, type[nn.Module]] = {"ReLU": nn.ReLU, "Tanh": nn.Tanh}
 EXTRACTORS: dict[str, tuple[type[BaseFeaturesExtractor], tuple[str, ...]]] = {
     "Log1pFeatures": (Log1pFeatures, ("squashed",))}  # class, keyword arguments
@@ -250,6 +320,8 @@ def describe_policy(policy: MaskableActorCriticPolicy) -> dict[str, Any]:
                    "features_extractor_kwargs": dict(policy.features_extractor_kwargs)}
     if isinstance(policy, AdvisedPolicy):
         description.update(advice_start=policy.advice_start, advice_prior=float(policy.prior))
+    if isinstance(policy, StateCriticPolicy):
+        description["actor_size"] = policy.actor_size
     return description
 
 
@@ -263,6 +335,8 @@ def policy_spec(description: dict[str, Any]) -> tuple[type[MaskableActorCriticPo
     }
     if description["class"] == "AdvisedPolicy":
         kwargs.update(advice_start=description["advice_start"], prior=description["advice_prior"])
+    if description["class"] == "StateCriticPolicy":
+        kwargs["actor_size"] = description["actor_size"]
     return POLICIES[description["class"]], kwargs
 
 
@@ -290,6 +364,7 @@ META_FIELDS = ("format", "game", "num_players", "observation_mode", "reward_mode
 OPTIONAL_FIELDS = ("training", "rules")
 POLICY_FIELDS = ("class", "net_arch", "activation", "features_extractor", "features_extractor_kwargs")
 ADVICE_FIELDS = ("advice_start", "advice_prior")
+CRITIC_FIELDS = ("actor_size",)  # StateCriticPolicy's
 TRAINING_FIELDS = ("num_timesteps", "n_updates")
 
 
@@ -305,11 +380,15 @@ def check_meta(meta: Any, path: str | Path) -> dict[str, Any]:
     f.integer(meta, "timesteps", 0, 2**62)
     size = f.integer(meta, "observation_size", 1, 2**20)
     table = record_table(meta)
-    if size != feature_size(features, table):
-        raise ValueError(f"model {str(path)!r} reads vectors of shape ({size},) but its features {features!r} now give "
-                         f"({feature_size(features, table)},) for {table.num_players} players; retrain the model")
+    actor = feature_size(features, table)
+    state_critic = isinstance(meta["policy"], dict) and meta["policy"].get("class") == "StateCriticPolicy"
+    reads = actor + (critic_state_size(table) if state_critic else 0)
+    if size != reads:
+        what = f"its features {features!r}" + (" and the state its critic reads" if state_critic else "")
+        raise ValueError(f"model {str(path)!r} reads vectors of shape ({size},) but {what} now give ({reads},) for "
+                         f"{table.num_players} players; retrain the model")
     actions = f.integer(meta, "action_count", game.num_actions, game.num_actions)
-    _check_policy(f, meta["policy"], size, actions)
+    _check_policy(f, meta["policy"], size, actions, actor)
     if "training" in meta:
         f.keys(meta["training"], "training", TRAINING_FIELDS)
         for key in TRAINING_FIELDS:
@@ -317,8 +396,8 @@ def check_meta(meta: Any, path: str | Path) -> dict[str, Any]:
     return meta
 
 
-def _check_policy(f: Fields, policy: Any, size: int, actions: int) -> None:
-    f.keys(policy, "policy", POLICY_FIELDS, ADVICE_FIELDS)
+def _check_policy(f: Fields, policy: Any, size: int, actions: int, actor: int) -> None:
+    f.keys(policy, "policy", POLICY_FIELDS, (*ADVICE_FIELDS, *CRITIC_FIELDS))
     cls = f.choice(policy, "class", POLICIES, "policy.class")
     f.choice(policy, "activation", ACTIVATIONS, "policy.activation")
     extractor = f.choice(policy, "features_extractor", EXTRACTORS, "policy.features_extractor")
@@ -344,6 +423,14 @@ def _check_policy(f: Fields, policy: Any, size: int, actions: int) -> None:
         f.number(policy, "advice_prior", "policy.advice_prior")
     elif any(key in policy for key in ADVICE_FIELDS):
         raise f.fail("policy.advice_start", f"belongs to AdvisedPolicy only, not {cls}")
+    if cls == "StateCriticPolicy":
+        f.keys(policy, "policy", (*POLICY_FIELDS, *CRITIC_FIELDS))
+        f.integer(policy, "actor_size", actor, actor, "policy.actor_size")
+        if not net_arch["pi"] or not net_arch["vf"]:
+            raise f.fail("policy.net_arch", f"must give StateCriticPolicy's trunk and critic a layer each, "
+                                            f"got {net_arch!r}")
+    elif "actor_size" in policy:
+        raise f.fail("policy.actor_size", f"belongs to StateCriticPolicy only, not {cls}")
     if parameter_count(policy, size, actions) > MAX_PARAMETERS:
         raise f.fail("policy.net_arch", f"describes {parameter_count(policy, size, actions):,} parameters, more than "
                                         f"the {MAX_PARAMETERS:,} a model file may hold")
@@ -355,6 +442,9 @@ def parameter_count(policy: dict[str, Any], size: int, actions: int) -> int:
         return sum(a * b + b for a, b in pairwise(sizes))
 
     pi, vf = [size, *policy["net_arch"]["pi"]], [size, *policy["net_arch"]["vf"]]
+    if policy["class"] == "StateCriticPolicy":  # the trunk reads the observation; the net's value head is kept
+        pi[0] = policy["actor_size"]
+        return dense(pi) + dense(vf) + dense([pi[-1], actions]) + dense([vf[-1], 1]) + dense([pi[-1], 1])
     trunks = dense(pi) if policy["class"] == "TrunkPolicy" else dense(pi) + dense(vf)
     return trunks + dense([pi[-1], actions]) + dense([vf[-1], 1]) + 1
 

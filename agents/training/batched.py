@@ -14,7 +14,9 @@ seat of each game gets its opponent at the deal, drawn with :meth:`OpponentPool.
 - any other spec (a model file, a search) plays from Python, one decision at a time.
 
 The paired-margin reward plays copies of the game on with the advice, which only the Python environment does:
-:func:`native_possible` says when this environment can serve a run.
+:func:`native_possible` says when this environment can serve a run. With ``--critic state`` each row goes on with
+the game's ``env.state()`` vector and the learner's seat one-hot, as :class:`agents.training.sb3.TrainingEnv`
+writes them.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ from agents.games import tables as game_tables
 from agents.players.base import Agent
 from agents.players.features import Featurizer, default_features
 from agents.players.native import NativeBaseline
-from agents.players.ppo import load_ppo
+from agents.players.ppo import critic_state_size, load_ppo
 from agents.players.registry import make
 from agents.training.evaluations import play_evaluation_games
 from agents.training.rewards import LEAD_REWARDS, OUTLOOK_REWARDS, PAIRED_MARGIN, paid_lead
@@ -143,8 +145,10 @@ class NativeTrainingEnv(SharedGamesVecEnv):
             game.name, num_envs, config["players"], self.size, featurize.size - self.size, game.num_actions,
             config["mode"] == "memory", native_reward(self.reward), None, float(game.score_scale),
             float(tolerance), dict(self.table.rules), self._native_table)
-        low = -np.inf if featurize.size != self.size else 0.0
-        super().__init__(num_envs, spaces.Box(low, np.inf, (featurize.size,), np.float32),
+        # with --critic state: what the critic reads after the features (zeros in a finished game's row)
+        self.extra = critic_state_size(self.table) if config.get("critic") == "state" else 0
+        low = -np.inf if featurize.size != self.size or self.extra else 0.0
+        super().__init__(num_envs, spaces.Box(low, np.inf, (featurize.size + self.extra,), np.float32),
                          spaces.Discrete(game.num_actions))
         # the pool's options, append-only (a game keeps the opponents it was dealt): the --pool entries, then
         # every snapshot as it comes; only the latest --snapshots of them are drawn
@@ -252,7 +256,7 @@ class NativeTrainingEnv(SharedGamesVecEnv):
         self._returns[:] = 0.0
         self._lengths[:] = 0
         self.reset_infos = [{} for _ in range(self.num_envs)]
-        return self.batch.obs.copy()
+        return self._rows()
 
     def step_async(self, actions: np.ndarray) -> None:
         self._actions = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
@@ -279,14 +283,28 @@ class NativeTrainingEnv(SharedGamesVecEnv):
         infos: list[dict] = [{} for _ in range(self.num_envs)]
         n = self.config["players"]
         for i in np.flatnonzero(dones).tolist():
-            infos[i] = {"terminal_observation": b.final_obs[i].copy(), "TimeLimit.truncated": False,
+            final = np.concatenate([b.final_obs[i], np.zeros(self.extra, np.float32)]) if self.extra \
+                else b.final_obs[i].copy()
+            infos[i] = {"terminal_observation": final, "TimeLimit.truncated": False,
                         "seat": int(b.final_seat[i]), "scores": b.final_scores[i, :n].tolist(),
                         "winners": np.flatnonzero(b.final_winners[i, :n]).tolist(),
                         "lead": float(b.final_lead[i]),  # the seat's margin over the score scale (Game.margins)
                         "episode": {"r": round(float(self._returns[i]), 6), "l": int(self._lengths[i]),
                                     "t": round(time.time() - self._start, 6)}}
             self._returns[i], self._lengths[i] = 0.0, 0
-        return b.obs.copy(), rewards, dones, infos
+        return self._rows(), rewards, dones, infos
+
+    def _rows(self) -> np.ndarray:
+        """The learner's rows: the batch's, then with a state critic each game's state and the learner's seat."""
+        b = self.batch
+        if not self.extra:
+            return b.obs.copy()
+        n = self.config["players"]
+        states = np.zeros((self.num_envs, self.extra), np.float32)
+        for i in range(self.num_envs):
+            states[i, :-n] = b.state(i).state_vector()
+        states[np.arange(self.num_envs), self.extra - n + b.seats] = 1.0
+        return np.concatenate([b.obs, states], axis=1)
 
     def _paid(self, leads: np.ndarray, over: np.ndarray) -> np.ndarray:
         """What the lead reward has paid in all at each game's ``leads`` (:func:`paid_lead`; ``over``: ended)."""

@@ -19,7 +19,10 @@ starts at --advice-prior: the learner starts from the heuristic's play and
 learns where to depart from it. --features raw learns from the observation alone.
 --init MODEL starts the policy from a model for the same table and network (the
 model of another run, or one taught by sobek-env imitate from a
-search's replays) instead of from scratch.
+search's replays) instead of from scratch. With --critic state (one trunk,
+as from --init net:PATH) the value function is a network of its own that
+reads the observation and env.state(), the full state with every hidden
+card, in training only; the policy reads the observation alone.
 
 The --envs games are shared among worker processes (one per core at most), each
 stepping its share in one call: natively where the game's engine and baselines
@@ -116,6 +119,7 @@ from agents.players.modelfile import network_problem, non_finite, write_model
 from agents.players.net import net_meta, read_net, save_net
 from agents.players.net import new_net as new_policy_value_net
 from agents.players.ppo import (
+    critic_state_size,
     load_ppo,
     load_state,
     net_from_policy,
@@ -166,7 +170,7 @@ DEFAULTS = {
     "pool": list(DEFAULT_POOL), "self_play_weight": 1.0, "snapshot_every": 250_000, "snapshots": 5,
     "eval_every": 250_000, "eval_games": 200, "eval_seed": EVAL_SEED, "checkpoint_every": 250_000,
     "mode": "original", "reward": ROUND_MARGIN, "features": None, "advice_prior": 3.0, "critic_warmup": 0, "init": None,
-    "trunk": "separate",
+    "trunk": "separate", "critic": "observation",
     "lr": 3e-4, "n_steps": 64, "batch_size": 512, "epochs": 5, "gamma": 0.995, "gae_lambda": 0.95,
     "clip": 0.2, "ent_coef": 0.01, "net": [64, 64],  # as fast to learn as 256 x 256, 4x cheaper
 }
@@ -181,6 +185,8 @@ RANGES: dict[str, Bounds] = {
 }
 
 TRUNKS = ("separate", "shared")  # --trunk: the policy and the value on their own layers, or on one trunk
+# --critic: what the value function reads: the learner's observation, or (in training only) also env.state()
+CRITICS = ("observation", "state")
 NET_PREFIX = "net:"  # --init net:PATH: start from a network of expert iteration (agents.players.net)
 
 
@@ -254,6 +260,11 @@ def build_parser() -> TrainingParser:
                      help="separate: the policy and the value each on their own layers; shared: one trunk feeding "
                           "both heads (with --features raw), the layout of a net: model, written as DIR/net.zip "
                           f"beside model.zip (default {d['trunk']})")
+    run.add_argument("--critic", choices=CRITICS,
+                     help="what the value function reads: observation (the learner's, as the policy) or state "
+                          "(with --trunk shared: a value network of its own over the observation and env.state(), "
+                          "every hidden card included, in training only; the policy still reads the observation "
+                          f"alone, and net.zip keeps the value head it started with; default {d['critic']})")
     run.add_argument("--critic-warmup", type=RANGES["critic_warmup"], metavar="N",
                      help="learner steps at the start during which only the value function learns: the policy "
                           "keeps its starting play (with advice, the heuristic's) until the value function can "
@@ -366,6 +377,7 @@ def read_config(parser: TrainingParser, out: Path) -> dict:
     config.setdefault("critic_warmup", 0)  # runs from before the warm-up
     config.setdefault("init", None)  # runs from before --init
     config.setdefault("trunk", "separate")  # runs from before --trunk
+    config.setdefault("critic", "observation")  # runs from before --critic
     config.setdefault("update_threads", 1)  # runs from before --update-threads
     config.setdefault("game", "sobek")  # runs from before there were several games
     missing = sorted(set(DEFAULTS) - set(config))
@@ -392,6 +404,7 @@ def check_fields(config: dict) -> None:
         raise fail("players", f"must be a player count of {game.title}, {game.min_players} to {game.max_players}, "
                               f"got {config['players']!r}")
     for key, choices in (("mode", OBSERVATION_MODES), ("reward", (*REWARDS, PAIRED_MARGIN)), ("trunk", TRUNKS),
+                         ("critic", CRITICS),
                          ("features", feature_sets(config["game"]))):
         if config[key] not in choices:
             raise fail(key, f"must be one of {', '.join(choices)}, got {config[key]!r}")
@@ -433,10 +446,20 @@ def run_features(config: dict) -> str:
     return config["features"] or default_features(config["game"])
 
 
+def row_size(config: dict) -> int:
+    """The entries of the learner's row: its features, then with --critic state what the critic reads besides."""
+    table = run_table(config)
+    return Featurizer(run_features(config), table).size + (critic_state_size(table) if state_critic(config) else 0)
+
+
+def state_critic(config: dict) -> bool:
+    """Whether the run's value function reads the state (``--critic state``)."""
+    return config.get("critic") == "state"
+
+
 def network_parameters(config: dict) -> int:
     """The parameters of the run's network (a model file may hold only so many: agents.players.modelfile)."""
-    size = Featurizer(run_features(config), run_table(config)).size
-    return parameter_count(policy_description(config), size, load_game(config["game"]).num_actions)
+    return parameter_count(policy_description(config), row_size(config), load_game(config["game"]).num_actions)
 
 
 def check_config(parser: TrainingParser, config: dict) -> None:
@@ -462,6 +485,9 @@ def check_run(config: dict) -> None:
     if config["trunk"] == "shared" and run_features(config) != "raw":
         raise ValueError(f"--trunk shared builds a net: model's layout, which reads the observation alone: use "
                          f"--features raw, not {run_features(config)}")
+    if state_critic(config) and config["trunk"] != "shared":
+        raise ValueError("--critic state gives a net: model's trunk a value network of its own: use --trunk shared "
+                         "(or --init net:PATH, which sets it)")
     if (config["reward"] == PAIRED_MARGIN
             and Featurizer(run_features(config), run_table(config)).advice_slice is None):
         raise ValueError(f"--reward {PAIRED_MARGIN} compares the learner with the advice its features carry: "
@@ -522,9 +548,14 @@ class TrainingEnv(sobek_env.SingleAgentEnv):
     their random state with them), and the learner is paid the difference; nothing if it never departs.
     What the deal gives or takes cancels out, and what is left is what its departures changed: the paired
     comparison that lets a search tell a better action from a lucky one (``agents.search.ismcts``, paired mode).
+
+    With ``critic_state`` (``--critic state``) each row goes on with what a state critic reads
+    (:func:`agents.players.ppo.critic_state_size`): ``env.state()``, the full-information vector, and the learner's
+    seat one-hot; a finished game's row has zeros there (its value is never asked).
     """
 
-    def __init__(self, pool: OpponentPool, reward: str, features: str = "raw", **kwargs) -> None:
+    def __init__(self, pool: OpponentPool, reward: str, features: str = "raw", critic_state: bool = False,
+                 **kwargs) -> None:
         by_lead = reward in LEAD_REWARDS
         self.paired = reward == PAIRED_MARGIN
         super().__init__(pool, num_players=pool.num_players, game=pool.game,
@@ -537,15 +568,23 @@ class TrainingEnv(sobek_env.SingleAgentEnv):
         if self.paired and self.featurize.advice_slice is None:
             raise ValueError(f"reward {PAIRED_MARGIN} compares the learner with its advice: use features that "
                              f"carry one (advice), not {features!r}")
-        if self.featurize.size != self.observation_space.shape[0]:
-            self.observation_space = gymnasium.spaces.Box(-np.inf, np.inf, (self.featurize.size,), np.float32)
+        self.critic_state = critic_state
+        width = self.featurize.size + (critic_state_size(self.table) if critic_state else 0)
+        if width != self.observation_space.shape[0]:
+            self.observation_space = gymnasium.spaces.Box(-np.inf, np.inf, (width,), np.float32)
         self._observer = self.table.game.observer(self.num_players, self.table.observation_mode)
         self._vector: np.ndarray | None = None  # the features of the learner's decision now
         self.twin: float | None = None  # with paired-margin: the advice's capped margin on this deal, once departed
 
     def _features(self, observation: np.ndarray, mask: np.ndarray) -> np.ndarray:
         self._vector = self.featurize({"observation": observation, "action_mask": mask})
-        return self._vector
+        if not self.critic_state:
+            return self._vector
+        extra = np.zeros(critic_state_size(self.table), np.float32)
+        if not self.game.is_over:
+            extra[:-self.num_players] = self.table.game.state_vector(self.game)
+            extra[len(extra) - self.num_players + self.seat] = 1.0
+        return np.concatenate([self._vector, extra])
 
     def advised(self, vector: np.ndarray) -> int:
         """The action the advice in the feature ``vector`` chooses."""
@@ -709,7 +748,8 @@ def env_factory(config: dict, snapshots: Sequence[str]) -> Callable[[], Monitor]
     def build() -> Monitor:
         pool = OpponentPool([tuple(e) for e in config["pool"]], config["players"], config["mode"],
                             config["self_play_weight"], config["snapshots"], snapshots, game=config["game"])
-        return Monitor(TrainingEnv(pool, config["reward"], run_features(config), observation_mode=config["mode"]))
+        return Monitor(TrainingEnv(pool, config["reward"], run_features(config), state_critic(config),
+                                   observation_mode=config["mode"]))
 
     return build
 
@@ -879,6 +919,9 @@ def policy_description(config: dict) -> dict:
     description = {"class": cls, "net_arch": {"pi": config["net"], "vf": config["net"]},
                    "activation": "ReLU", "features_extractor": "Log1pFeatures",
                    "features_extractor_kwargs": {"squashed": featurize.base}}
+    if state_critic(config):  # the state's entries are counts and places too: squashed as the observation's
+        description.update({"class": "StateCriticPolicy", "actor_size": featurize.size,
+                            "features_extractor_kwargs": {"squashed": row_size(config)}})
     if featurize.advice_slice is not None:  # features that carry an advised action: start from the advice
         description.update({"class": "AdvisedPolicy", "advice_start": featurize.advice_slice[0],
                             "advice_prior": config["advice_prior"]})
@@ -924,9 +967,10 @@ def spread(venv: VecEnv, method: str, items: Sequence[Any], *args: Any) -> list[
 
 
 def critic_only(policy: MaskableActorCriticPolicy, only: bool) -> None:
-    """Let only the value function's layers learn (``only``), or every layer."""
+    """Let only the value function's layers learn (``only``), or every layer (but a state critic's policy's kept
+    value head, which no loss reaches)."""
     for name, parameter in policy.named_parameters():
-        if not name.startswith(("value_net.", "mlp_extractor.value_net.")):
+        if not name.startswith(("value_net.", "mlp_extractor.value_net.", "mlp_extractor.critic.", "public_value.")):
             parameter.requires_grad_(not only)
 
 
@@ -1118,7 +1162,7 @@ def save_shared_trunk(policy: dict[str, torch.Tensor], path: Path, config: dict)
     """Write a :class:`agents.players.ppo.TrunkPolicy`'s tensors as a ``net:`` model, its record naming the run."""
     meta = net_meta(run_table(config), config["net"], training={"algo": "ppo", **config})
     net = new_policy_value_net(meta)
-    net.load_state_dict(net_from_policy(policy))
+    net.load_state_dict(net_from_policy(policy, state_critic(config)))
     save_net(net, path, meta)
 
 
@@ -1152,9 +1196,10 @@ def learn(run: Run, config: dict, checkpoint: Checkpoint | None) -> MaskablePPO:
             net = config["init"].startswith(NET_PREFIX)
             where = config["init"][len(NET_PREFIX):] if net else config["init"]
             try:  # checked when the run began; a run resumed before its first checkpoint reads it again
-                if net:
+                if net:  # a state critic is not in the network: it starts fresh
                     meta, tensors, _ = read_net(where)
-                    init, spent = policy_from_net(tensors), net_cpu_seconds(meta)
+                    init = {**model.policy.state_dict(), **policy_from_net(tensors, state_critic(config))}
+                    spent = net_cpu_seconds(meta)
                 else:
                     init = read_model(where).policy
             except (OSError, ValueError) as exc:
