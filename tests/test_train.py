@@ -673,14 +673,19 @@ def test_the_lead_rewards_pay_the_margin_as_it_accrues_and_capped_margin_squashe
     assert abs(sum(capped)) < train.MARGIN_CAP
 
 
+def first_outlook(seed: int) -> float:
+    """Seat 0's outlook / score scale at its first decision of :func:`play_rewards`' Kleopatra game (3 players)."""
+    env = train.TrainingEnv(OpponentPool([("random", 1.0)], num_players=3, game="kleopatra"), "outlook-margin", seat=0)
+    env.reset(seed=seed)
+    game = sobek_env.load_game("kleopatra")
+    return game.outlook(env.game)[0] / game.score_scale
+
+
 def test_outlook_margin_pays_the_crocodile_as_it_looms_and_sums_to_the_margin() -> None:
     plain, margin = play_rewards("kleopatra", 3, "round-margin", seed=5)
     outlook, same_margin = play_rewards("kleopatra", 3, "outlook-margin", seed=5)
     assert same_margin == margin and len(outlook) == len(plain)
-    env = train.TrainingEnv(OpponentPool([("random", 1.0)], num_players=3, game="kleopatra"), "outlook-margin", seat=0)
-    env.reset(seed=5)
-    game = sobek_env.load_game("kleopatra")
-    start = game.outlook(env.game)[0] / game.score_scale  # the outlook at the learner's first decision
+    start = first_outlook(seed=5)
     assert start != 0  # this deal starts with someone to be eaten: the rewards sum to the margin less it
     assert sum(outlook) == pytest.approx(margin - start)
     # the seat that would be eaten were the game to end now changes along the way: the rewards differ from the
@@ -698,14 +703,11 @@ def test_capped_outlook_pays_the_squashed_outlook_as_it_moves_and_sums_to_the_ca
     outlook, margin = play_rewards("kleopatra", 3, "outlook-margin", seed=5)
     capped, same_margin = play_rewards("kleopatra", 3, "capped-outlook", seed=5)
     assert same_margin == margin and len(capped) == len(outlook)
-    env = train.TrainingEnv(OpponentPool([("random", 1.0)], num_players=3, game="kleopatra"), "capped-outlook", seat=0)
-    env.reset(seed=5)
-    game = sobek_env.load_game("kleopatra")
 
     def squash(lead: float) -> float:
         return train.MARGIN_CAP * float(np.tanh(lead / train.MARGIN_CAP))
 
-    start = game.outlook(env.game)[0] / game.score_scale
+    start = first_outlook(seed=5)
     assert sum(capped) == pytest.approx(squash(margin) - squash(start))
     # every step pays the change of the squashed outlook: rebuild it from the plain outlook's steps
     lead, expected = start, []
