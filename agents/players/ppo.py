@@ -122,16 +122,21 @@ class AdvisedPolicy(MaskableActorCriticPolicy):
         return {**super()._get_constructor_parameters(), "advice_start": self.advice_start, "prior": self.prior}
 
 
+def _mlp(sizes: list[int], activation_fn: type[nn.Module]) -> nn.Sequential:
+    """Linear layers between ``sizes``, each followed by the activation."""
+    layers: list[nn.Module] = []
+    for a, b in pairwise(sizes):
+        layers += [nn.Linear(a, b), activation_fn()]
+    return nn.Sequential(*layers)
+
+
 class SharedTrunk(nn.Module):
     """One MLP whose last layer feeds both heads: the policy and the value read the same latent, as in a
     ``net:`` model (:class:`agents.players.net.PolicyValueNet`)."""
 
     def __init__(self, feature_dim: int, hidden: list[int], activation_fn: type[nn.Module]) -> None:
         super().__init__()
-        layers: list[nn.Module] = []
-        for a, b in pairwise([feature_dim, *hidden]):
-            layers += [nn.Linear(a, b), activation_fn()]
-        self.trunk = nn.Sequential(*layers)
+        self.trunk = _mlp([feature_dim, *hidden], activation_fn)
         self.latent_dim_pi = self.latent_dim_vf = hidden[-1]
 
     def forward(self, features: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
@@ -165,6 +170,17 @@ def critic_state_size(table: Table) -> int:
     return table.game.state_size(table.num_players) + table.num_players
 
 
+def state_features(table: Table, state: Any, seat: int) -> np.ndarray:
+    """What a state critic reads after the learner's features in ``state`` (:func:`critic_state_size` entries):
+    ``env.state()`` and ``seat`` one-hot; zeros once the game is over (a finished game's value is never asked)."""
+    n = table.num_players
+    extra = np.zeros(critic_state_size(table), np.float32)
+    if not state.is_over:
+        extra[:-n] = table.game.state_vector(state)
+        extra[len(extra) - n + seat] = 1.0
+    return extra
+
+
 class StateCritic(nn.Module):
     """A shared trunk's layout for the policy, over the first ``actor_size`` features (the observation), and a
     value network of its own over the whole row: the observation, then what :func:`critic_state_size` counts,
@@ -186,13 +202,6 @@ class StateCritic(nn.Module):
 
     def forward_critic(self, features: torch.Tensor) -> torch.Tensor:
         return self.critic(features)
-
-
-def _mlp(sizes: list[int], activation_fn: type[nn.Module]) -> nn.Sequential:
-    layers: list[nn.Module] = []
-    for a, b in pairwise(sizes):
-        layers += [nn.Linear(a, b), activation_fn()]
-    return nn.Sequential(*layers)
 
 
 class StateCriticPolicy(MaskableActorCriticPolicy):

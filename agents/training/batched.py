@@ -37,10 +37,10 @@ from agents.games import tables as game_tables
 from agents.players.base import Agent
 from agents.players.features import Featurizer, default_features
 from agents.players.native import NativeBaseline
-from agents.players.ppo import critic_state_size, load_ppo
+from agents.players.ppo import critic_state_size, load_ppo, state_features
 from agents.players.registry import make
 from agents.training.evaluations import play_evaluation_games
-from agents.training.rewards import LEAD_REWARDS, OUTLOOK_REWARDS, PAIRED_MARGIN, paid_lead
+from agents.training.rewards import LEAD_REWARDS, OUTLOOK_REWARDS, PAIRED_MARGIN, SQUASHED_ALONG, paid_lead
 from agents.training.vecenv import SharedGamesVecEnv
 from sobek_env.compiled import extension
 from sobek_env.env import ask
@@ -275,7 +275,8 @@ class NativeTrainingEnv(SharedGamesVecEnv):
         if self.by_lead:
             lead = self._paid(np.where(dones, b.final_lead, b.lead), dones)
             rewards = (lead - self._lead).astype(np.float32)
-            self._lead = np.where(dones, self._paid(b.lead, np.zeros_like(dones)), lead)
+            self._lead = lead
+            self._lead[dones] = self._paid(b.lead[dones], np.zeros(int(dones.sum()), bool))  # the new deals
         else:
             rewards = b.rewards.copy()
         self._returns += rewards
@@ -299,16 +300,17 @@ class NativeTrainingEnv(SharedGamesVecEnv):
         b = self.batch
         if not self.extra:
             return b.obs.copy()
-        n = self.config["players"]
-        states = np.zeros((self.num_envs, self.extra), np.float32)
-        for i in range(self.num_envs):
-            states[i, :-n] = b.state(i).state_vector()
-        states[np.arange(self.num_envs), self.extra - n + b.seats] = 1.0
-        return np.concatenate([b.obs, states], axis=1)
+        states = [state_features(self.table, b.state(i), int(b.seats[i])) for i in range(self.num_envs)]
+        return np.concatenate([b.obs, np.stack(states)], axis=1)
 
     def _paid(self, leads: np.ndarray, over: np.ndarray) -> np.ndarray:
-        """What the lead reward has paid in all at each game's ``leads`` (:func:`paid_lead`; ``over``: ended)."""
-        return np.array([paid_lead(self.reward, float(lead), bool(end)) for lead, end in zip(leads, over)])
+        """What the lead reward has paid in all at each game's ``leads`` (:func:`paid_lead`; ``over``: ended).
+        Only the rewards of :data:`SQUASHED_ALONG` change a lead before the end: the others send only the ended
+        games'."""
+        paid = np.array(leads, dtype=np.float64)
+        for i in range(len(paid)) if self.reward in SQUASHED_ALONG else np.flatnonzero(over).tolist():
+            paid[i] = paid_lead(self.reward, float(paid[i]), bool(over[i]))
+        return paid
 
     def action_masks(self) -> np.ndarray:
         """Each game's legal actions for its learner, ``(num_envs, num_actions)`` bool."""

@@ -30,6 +30,7 @@ OUTLOOK_MARGIN = "outlook-margin"
 # to the capped final margin less the capped outlook at the learner's first decision
 CAPPED_OUTLOOK = "capped-outlook"
 OUTLOOK_REWARDS = (OUTLOOK_MARGIN, CAPPED_OUTLOOK)  # the lead rewards that count Game.outlook
+SQUASHED_ALONG = (CAPPED_OUTLOOK,)  # the lead rewards whose lead paid_lead squashes before the end too
 LEAD_REWARDS = (ROUND_MARGIN, CAPPED_MARGIN, *OUTLOOK_REWARDS)  # rewards paid as the learner's lead changes
 REWARDS = (*LEAD_REWARDS, *REWARD_MODES)
 # train.py (stable-baselines3) only: the capped margin less the advisor's on the same deal, from the learner's
@@ -49,6 +50,6 @@ def paid_lead(reward: str, lead: float, over: bool) -> float:
     ``capped-outlook`` squashes it at every step. Paying the change of this at every step sums to the final
     value, and the lead before the end only shapes the reward (a potential, in the sense of Ng, Harada and
     Russell, 1999)."""
-    if reward == CAPPED_OUTLOOK or (over and reward == CAPPED_MARGIN):
+    if reward in SQUASHED_ALONG or (over and reward == CAPPED_MARGIN):
         return MARGIN_CAP * math.tanh(lead / MARGIN_CAP)
     return lead

@@ -128,6 +128,7 @@ from agents.players.ppo import (
     policy_spec,
     read_model,
     save_ppo,
+    state_features,
 )
 from agents.players.registry import make
 from agents.tournaments.tournament import wilson_interval
@@ -580,11 +581,7 @@ class TrainingEnv(sobek_env.SingleAgentEnv):
         self._vector = self.featurize({"observation": observation, "action_mask": mask})
         if not self.critic_state:
             return self._vector
-        extra = np.zeros(critic_state_size(self.table), np.float32)
-        if not self.game.is_over:
-            extra[:-self.num_players] = self.table.game.state_vector(self.game)
-            extra[len(extra) - self.num_players + self.seat] = 1.0
-        return np.concatenate([self._vector, extra])
+        return np.concatenate([self._vector, state_features(self.table, self.game, self.seat)])
 
     def advised(self, vector: np.ndarray) -> int:
         """The action the advice in the feature ``vector`` chooses."""
