@@ -336,6 +336,7 @@ class Game(ABC):
     max_players: ClassVar[int]
     default_players: ClassVar[int]
     action_names: ClassVar[tuple[str, ...]]
+    phase_names: ClassVar[tuple[str, ...]]  # the pending phases, in the order of the observation's "phase" one-hot
     observation_modes: ClassVar[tuple[str, ...]] = OBSERVATION_MODES
     score_scale: ClassVar[float] = 100.0  # scores are divided by this in observations and rewards
     observation_high: ClassVar[float] = 100.0  # every entry of an observation lies in [0, observation_high]
@@ -455,6 +456,12 @@ class Game(ABC):
 
     def observation_size(self, num_players: int) -> int:
         return _layout(self, num_players)[2]
+
+    def observation_phases(self, observations: Any, num_players: int) -> np.ndarray:
+        """The index in :attr:`phase_names` of each observation's pending phase (rows of a 2-d array of
+        observation vectors: the entry set in its ``"phase"`` one-hot)."""
+        rows = np.asarray(observations)
+        return np.argmax(rows[:, self.observation_layout(num_players)["phase"]], axis=1)
 
     def observation_bounds(self, num_players: int, **rules: Any) -> tuple[Any, Any]:
         """The bounds of the observation vector's entries (a Box's low and high: numbers or arrays)."""

@@ -17,7 +17,7 @@ from agents.apps import cli
 
 ROOT = Path(__file__).resolve().parent.parent
 # the tools the docs name: each must be a subcommand
-TOOLS = ("play", "replay", "evaluate", "train", "web", "standing", "paired", "ladder", "departures", "study",
+TOOLS = ("play", "replay", "evaluate", "train", "web", "standing", "paired", "ladder", "departures", "swaps", "study",
          "curves", "convert", "imitate", "pack", "bench", "stress")
 
 

@@ -26,6 +26,7 @@ from agents.training.exit import (
     ExitRun,
     Labeller,
     WarmExamples,
+    example_weights,
     guided_by_net,
     soft_target,
     training_data,
@@ -221,6 +222,10 @@ def test_resuming_passes_over_a_damaged_checkpoint_to_the_one_before(tmp_path: P
     (["--warm-start", "1000", "--warm-chunk", "500", "--warm-rounds", "2"], "no --warm-rounds or --warm-share"),
     (["--warm-start", "1000", "--warm-chunk", "500", "--warm-share", "0.5"], "no --warm-rounds or --warm-share"),
     (["--warm-chunk", "-1"], "--warm-chunk: "),
+    (["--phase-weights", "mosaic_square=2"], "Sobek has no phase 'mosaic_square'; its phases are turn, set,"),
+    (["--phase-weights", "turn=101"], "the weight of turn must be a number from 0 to 100, got 101"),
+    (["--phase-weights", "turn=2,turn=3"], "phase 'turn' is given twice"),
+    (["--phase-weights", "turn"], "expected PHASE=W pairs"),
 ])
 def test_bad_options_stop_with_one_line_and_write_nothing(tmp_path: Path, capsys, args: list[str],
                                                            message: str) -> None:
@@ -335,6 +340,42 @@ def test_a_streamed_warm_start_learns_fresh_chunks_keeps_none_and_repeats_itself
     # the chunks are different games: the first chunk alone is not the whole start's first 500 decisions again
     first, second = list(WarmExamples(json.loads((tmp_path / "a" / "config.json").read_text())).chunks())[:2]
     assert not np.array_equal(first.observations[:200], second.observations[:200])
+
+
+def test_phase_weights_weigh_each_decision_by_the_phase_its_observation_shows() -> None:
+    examples = Examples(**heuristic_examples("kleopatra", 3, "original", 600, seed=4))
+    game = sobek_env.load_game("kleopatra")
+    phases = [game.phase_names[i] for i in game.observation_phases(examples.observations, 3)]
+    assert {"turn", "refill", "quarry"} <= set(phases)
+    examples.weights[:5] = 0  # rows without a policy target stay out of the loss whatever their phase
+    config = {**DEFAULTS, "game": "kleopatra", "players": 3}
+    assert np.array_equal(example_weights(examples, config), examples.weights)  # none given: all 1
+    weights = example_weights(examples, {**config, "phase_weights": {"turn": 4.0, "refill": 0.0}})
+    expected = [0.0 if row < 5 else {"turn": 4.0, "refill": 0.0}.get(phase, 1.0) for row, phase in enumerate(phases)]
+    assert weights.tolist() == expected
+
+
+def test_a_run_trains_with_its_phase_weights_and_records_them(tmp_path: Path) -> None:
+    """Weight 0 on every phase but the turn's: the policy head learns only from the turn's decisions, so the
+    logits of actions never legal at a turn's start keep their initial weights (those of a run that weighs
+    every phase 0), while the turn's actions and, in an unweighted run, the others move."""
+    phases = sobek_env.load_game("sobek").phase_names
+    runs = {"all": {}, "turn": {p: 0 for p in phases if p != "turn"}, "none": {p: 0 for p in phases}}
+    heads = {}
+    for name, weights in runs.items():
+        out = tmp_path / name
+        option = ",".join(f"{p}={w}" for p, w in weights.items())
+        run(*TINY, "--iterations", "0", "--warm-start", "1500", "--warm-epochs", "2", "--eval-games", "0",
+            *(["--phase-weights", option] if option else []), "--out", str(out))
+        heads[name] = read_net(out / "model.zip")[1]["policy.weight"]
+        assert json.loads((out / "config.json").read_text())["phase_weights"] == weights
+    data = data_of(tmp_path / "turn", 0)
+    at_turn = sobek_env.load_game("sobek").observation_phases(data.observations, 2) == 0
+    turn_actions = data.masks[at_turn].any(axis=0)
+    assert 0 < turn_actions.sum() < len(turn_actions)
+    assert torch.equal(heads["turn"][~turn_actions], heads["none"][~turn_actions])
+    assert not torch.equal(heads["turn"][turn_actions], heads["none"][turn_actions])
+    assert not torch.equal(heads["all"][~turn_actions], heads["none"][~turn_actions])
 
 
 def test_iterations_0_trains_the_warm_start_alone_and_ships_it(tmp_path: Path) -> None:

@@ -6,6 +6,7 @@ import random
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import agents
@@ -126,3 +127,22 @@ def test_each_observer_is_a_buffer_observer_that_pickles_as_its_parameters(game:
     assert observer.views and all(view.base is observer.buffer for view in observer.views.values())
     with pytest.raises(ValueError, match="observation_mode must be one of original, memory, got 'full'"):
         type(observer)(info.min_players, "full")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_an_observations_phase_names_its_states_pending_phase(game: str) -> None:
+    info = load_game(game)
+    rng = random.Random(5)
+    seen: set[str] = set()
+    for players in info.player_counts:
+        state = info.new(players, seed=players)
+        observer = info.observer(players)
+        rows, names = [], []
+        while not state.is_over:
+            rows.append(observer.encode(state, state.current_player).copy())
+            names.append(getattr(state.phase, "name", state.phase) or "turn")  # the native state names it
+            state.apply(rng.choice(state.legal_actions()))
+        phases = info.observation_phases(np.array(rows), players)
+        assert [info.phase_names[i] for i in phases] == names
+        seen.update(names)
+    assert len(seen) > len(info.phase_names) // 2  # random games reach most of the phases

@@ -60,6 +60,8 @@ COMMANDS: dict[str, Command] = {
                       "agents.analysis.ladder"),
     "departures": Command("where an agent's decisions in replays depart from a baseline's",
                           "agents.analysis.departures"),
+    "swaps": Command("what an agent's choices cost, phase by phase: the baseline with the agent in some phases",
+                     "agents.analysis.swaps"),
     "study": Command("the corruption study's figure from the sweeps", "agents.analysis.study"),
     "curves": Command("learning curves side by side from train's eval.csv files", "agents.analysis.curves"),
     "imitate": Command("teach a policy network from an agent's decisions in replays", "agents.training.imitation"),

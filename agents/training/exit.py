@@ -28,8 +28,10 @@ each chunk of fresh games learnt and dropped, its agreement before training a he
    seeded sample of the warm start's making F of the whole (so the search's few labels correct the heuristic's
    many instead of replacing them): ``--epochs`` passes at ``--lr`` (the warm start at ``--warm-lr``) in
    minibatches, cross-entropy against the policy targets plus ``--value-weight`` times the value's squared error,
-   Adam (its state carried over iterations), seeded. Before it trains, its figures on the new iteration's examples
-   (which it has not seen) are logged: how often its choice is the target's best, and both losses.
+   Adam (its state carried over iterations), seeded; ``--phase-weights`` weighs the cross-entropy of chosen
+   phases' decisions (read from the observation's phase), the warm start's included. Before it trains, its
+   figures on the new iteration's examples (which it has not seen) are logged: how often its choice is the
+   target's best, and both losses.
 3. **Evaluation.** The network alone plays ``--eval-games`` games against heuristics in every other seat, and
    the heuristic plays the same deals in its seats (seats rotating, the same seeds each iteration): its share of
    the wins, the heuristic's, the paired difference with its 95% interval (:func:`agents.analysis.paired.compare`)
@@ -101,7 +103,7 @@ from agents.tournaments.tournament import agent_seed, play_tournament, turns, wi
 from agents.training.rundir import Run, RunError, ending_a_run, lock_run, now, run_options
 from agents.training.warmstart import Player, heuristic_examples, net_player
 from sobek_env.env import ask
-from sobek_env.game import Table
+from sobek_env.game import Game, Table
 from sobek_env.registry import GAMES, load_game
 
 WARM_EXPERT = "heuristic (warm start)"  # iteration 0's labeller, in eval.csv
@@ -121,11 +123,11 @@ DEFAULTS: dict[str, Any] = {
     "epochs": 4, "lr": 1e-3, "batch_size": 256, "value_weight": 1.0, "net": [256, 256],
     "eval_games": 120, "eval_seed": EVAL_SEED, "warm_start": 0, "warm_epochs": 3, "warm_lr": None,
     "warm_rounds": 1,
-    "warm_share": 0.0, "warm_chunk": 0,
+    "warm_share": 0.0, "warm_chunk": 0, "phase_weights": {},
 }
 # a run made before these fields had them so
 WARM_DEFAULTS = {key: DEFAULTS[key] for key in ("warm_start", "warm_epochs", "warm_lr", "warm_share",
-                                                  "warm_rounds", "warm_chunk")}
+                                                  "warm_rounds", "warm_chunk", "phase_weights")}
 RANGES: dict[str, Bounds] = {
     "seed": SEEDS, "iterations": Bounds(int, 0, 10**6), "games": Bounds(int, 1, 10**7), "workers": Bounds(int, 1, 256),
     "temperature": Bounds(float, 0, 100, above=True), "window": Bounds(int, 1, 1000), "epochs": Bounds(int, 1, 1000),
@@ -134,6 +136,7 @@ RANGES: dict[str, Bounds] = {
     "warm_epochs": Bounds(int, 1, 1000), "warm_rounds": Bounds(int, 1, 100),
     "warm_share": Bounds(float, 0, 0.99), "warm_lr": LEARNING_RATES, "warm_chunk": Bounds(int, 0, 10**8),
 }
+PHASE_WEIGHT = Bounds(float, 0, 100)  # of a phase's decisions in the policy loss (--phase-weights)
 UNSET = ("warm_lr",)  # fields whose null means "as another option" (--warm-lr: as --lr)
 CHOICES: dict[str, tuple[str, ...]] = {"game": GAMES, "mode": ("original", "memory"), "target": TARGETS,
                                        "early": EARLY, "value": VALUES, "guide": GUIDANCE}
@@ -206,9 +209,55 @@ def build_parser() -> TrainingParser:
                         help="play and learn the warm start's decisions C at a time, each chunk fresh games learnt "
                              "--warm-epochs times, then dropped: millions more decisions than memory holds, none "
                              "kept on disk (default 0: all at once, kept as data/iter_0000.npz)")
+    parser.add_argument("--phase-weights", type=phase_weights, metavar="PHASE=W,...",
+                        help="weigh the policy loss of the decisions of these phases (the game's phase_names, e.g. "
+                             "mosaic_square=8,turn=2 in Kleopatra) by W, every other phase's by 1: the rare or hard "
+                             "decisions that cost the most games get more of the network (default: all 1)")
     parser.add_argument("--eval-games", type=RANGES["eval_games"], metavar="N",
                         help=f"evaluation games per iteration (0: none; default {d['eval_games']})")
     return parser
+
+
+def phase_weights(text: str) -> dict[str, float]:
+    """argparse type: ``PHASE=W`` pairs, comma-separated (the phases are checked against the game later)."""
+    weights: dict[str, float] = {}
+    for part in text.split(","):
+        name, equals, weight = part.partition("=")
+        name = name.strip()
+        if not equals or not name:
+            raise argparse.ArgumentTypeError(f"expected PHASE=W pairs such as turn=2,mosaic_square=8, got {part!r}")
+        if name in weights:
+            raise argparse.ArgumentTypeError(f"phase {name!r} is given twice")
+        try:
+            weights[name] = PHASE_WEIGHT(weight)
+        except argparse.ArgumentTypeError as exc:
+            raise argparse.ArgumentTypeError(f"the weight of {name} {exc}") from None
+    return weights
+
+
+def check_phase_weights(weights: Any, game: Game) -> None:
+    """ValueError unless ``weights`` maps some of ``game``'s phase names to weights from 0 to 100."""
+    if not isinstance(weights, dict):
+        raise ValueError(f"phase_weights must be an object of phase names and weights, got {weights!r}")
+    for name, weight in weights.items():
+        if name not in game.phase_names:
+            raise ValueError(f"--phase-weights: {game.title} has no phase {name!r}; its phases are "
+                             f"{', '.join(game.phase_names)}")
+        try:
+            PHASE_WEIGHT.check(weight)
+        except ValueError as exc:
+            raise ValueError(f"--phase-weights: the weight of {name} {exc}") from None
+
+
+def example_weights(data: Examples, config: dict) -> np.ndarray:
+    """Each example's weight in the policy loss: 0 where it has no policy target, else its phase's weight
+    (``--phase-weights``; 1 for a phase not named)."""
+    weights = data.weights.astype(np.float32)
+    if config["phase_weights"]:
+        game = load_game(config["game"])
+        table = np.array([config["phase_weights"].get(name, 1.0) for name in game.phase_names], dtype=np.float32)
+        weights *= table[game.observation_phases(data.observations, config["players"])]
+    return weights
 
 
 def run_table(config: dict) -> Table:
@@ -237,6 +286,7 @@ def check_config(config: dict) -> None:
         raise ValueError("--warm-chunk streams the heuristic's own games through the warm start, which it then drops: "
                          "it needs --warm-start N, and no --warm-rounds or --warm-share (which keep them)")
     game = load_game(config["game"])
+    check_phase_weights(config["phase_weights"], game)
     if isinstance(config["players"], bool) or config["players"] not in game.player_counts:
         raise ValueError(f"{game.title} is for {game.min_players} to {game.max_players} players, "
                          f"got {config['players']!r}")
@@ -499,7 +549,7 @@ def train_net(net: PolicyValueNet, optimizer: torch.optim.Optimizer, data: Examp
     # kept in float16 and widened a minibatch at a time: a window of a long run holds millions of observations
     observations, targets = torch.as_tensor(data.observations), torch.as_tensor(data.targets)
     masks = torch.as_tensor(data.masks)
-    weights = torch.as_tensor(data.weights.astype(np.float32))
+    weights = torch.as_tensor(example_weights(data, config))
     values = torch.as_tensor(data.value_targets(config["value"]).astype(np.float32))
     net.train()
     figures: dict[str, float] = {}

@@ -25,7 +25,7 @@ from .catalogue import (
     UNITS,
     make_rules,
 )
-from .phases import PHASES
+from .phases import PHASE_NAMES, PHASES
 from .picture import frame_size, picture, tile_squares
 from .render import render_text, wall_sides
 from .state import GameState, crocodile, final_amulets
@@ -42,6 +42,7 @@ class KleopatraGame(Game):
     max_players: ClassVar[int] = MAX_PLAYERS
     default_players: ClassVar[int] = DEFAULT_PLAYERS
     action_names: ClassVar[tuple[str, ...]] = ACTION_NAMES
+    phase_names: ClassVar[tuple[str, ...]] = PHASE_NAMES
     state_class: ClassVar[type[GameState]] = GameState
     documents: ClassVar[ModuleType] = jsonstate
     resampler: ClassVar[ModuleType] = resample

@@ -79,6 +79,7 @@ from .catalogue import (
 )
 from .decode import View
 from .observation import HIGH, Observer, describe_layout, encode_state, state_size
+from .phases import PHASES
 from .picture import frame_size, picture
 from .render import render_text
 from .state import GameState
@@ -96,6 +97,7 @@ class SobekGame(Game):
     version = 1
     min_players, max_players, default_players = MIN_PLAYERS, MAX_PLAYERS, 2
     action_names = ACTION_NAMES
+    phase_names = tuple(phase.name for phase in PHASES)
     state_class = GameState
     documents, resampler, words = jsonstate, resample, words
     score_scale = SCORE_SCALE
