@@ -47,6 +47,7 @@ def test_the_command_prints_the_table_and_its_json(capsys: pytest.CaptureFixture
     main([*args, "--json"])
     doc = json.loads(capsys.readouterr().out)
     assert [group["name"] for group in doc["groups"]] == [NONE, ALL, "turn", "set+token"]
+    assert doc["groups"][0]["margin"] is None and doc["groups"][1]["margin"] > 0  # the baseline alone has none
 
 
 @pytest.mark.parametrize(("args", "message"), [

@@ -206,7 +206,9 @@ def main(argv: list[str] | None = None) -> None:
                      args.workers)
     if args.json:
         print(json.dumps({"game": args.game, "players": args.players, "agent": args.agent,
-                          "baseline": args.baseline, "seed": args.seed, "groups": [asdict(r) for r in rows]}))
+                          "baseline": args.baseline, "seed": args.seed,
+                          "groups": [{k: None if isinstance(v, float) and math.isnan(v) else v  # JSON has no NaN
+                                      for k, v in asdict(r).items()} for r in rows]}))
     else:
         print(format_swaps(rows, args.agent, args.baseline))
 
