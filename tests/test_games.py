@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import agents
+from agents.analysis.departures import phase_name
 from agents.games import NONE, GameAgents, baseline, register, tables
 from agents.players.features import default_features, feature_sets
 from sobek_env.registry import GAMES, discover, load_game
@@ -140,7 +141,7 @@ def test_an_observations_phase_names_its_states_pending_phase(game: str) -> None
         rows, names = [], []
         while not state.is_over:
             rows.append(observer.encode(state, state.current_player).copy())
-            names.append(getattr(state.phase, "name", state.phase) or "turn")  # the native state names it
+            names.append(phase_name(state))
             state.apply(rng.choice(state.legal_actions()))
         phases = info.observation_phases(np.array(rows), players)
         assert [info.phase_names[i] for i in phases] == names

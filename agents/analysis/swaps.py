@@ -30,12 +30,12 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-import sobek_env
 from agents.common.arguments import TrainingParser, add_json_option, non_negative_int, one_line_errors, positive_int
 from agents.common.workers import die_with_parent
 from agents.players.base import BaseAgent
 from agents.players.registry import make
-from agents.tournaments.tournament import Z95, agent_seed, wilson_interval
+from agents.tournaments.tournament import Z95, wilson_interval
+from agents.training.evaluations import play_evaluation_games
 from sobek_env.game import Table
 from sobek_env.registry import GAMES, load_game
 
@@ -94,32 +94,10 @@ def play(task: tuple[str, int, str, str, str, tuple[int, ...], int, Sequence[int
     """Games ``games`` of one group (a worker's task): the swap seat's shares of the wins, and the decisions
     it handed the agent and how many of them differed."""
     game_name, players, mode, agent, baseline, phases, seed, games = task
-    table = load_game(game_name).table(players, mode)
-    swap = Swap(table, agent, baseline, frozenset(phases))
-    opponents = [make(baseline, table=table) for _ in range(players - 1)]
-    envs: dict[int, sobek_env.SingleAgentEnv] = {}
-    shares = []
-    for g in games:
-        seat, deal = g % players, seed + g
-        if seat not in envs:
-            envs[seat] = sobek_env.SingleAgentEnv(opponents, num_players=players, seat=seat, game=table.game,
-                                                  observation_mode=mode)
-        env = envs[seat]
-        for i, opponent in enumerate(opponents):
-            if hasattr(opponent, "seed"):
-                opponent.seed(agent_seed(deal, i))
-        swap.seed(agent_seed(deal, players - 1))
-        observation, _ = env.reset(seed=deal)
-        over = False
-        while not over:
-            action = swap.act({"observation": observation, "action_mask": env.action_masks()})
-            observation, _, over, _, info = env.step(action)
-        shares.append(1 / len(info["winners"]) if seat in info["winners"] else 0.0)
-    return shares, swap.decisions, swap.differ
-
-
-def _start_worker(parent: int) -> None:
-    die_with_parent(parent)
+    swap = Swap(load_game(game_name).table(players, mode), agent, baseline, frozenset(phases))
+    config = {"game": game_name, "players": players, "mode": mode, "eval_seed": seed}
+    results = play_evaluation_games(swap, config, baseline, games, seed_learner=True)
+    return [share for share, _ in results], swap.decisions, swap.differ
 
 
 def swaps(game: str, players: int, agent: str, baseline: str, groups: Sequence[str], games: int, seed: int = 0,
@@ -140,7 +118,7 @@ def swaps(game: str, players: int, agent: str, baseline: str, groups: Sequence[s
     tasks = [(game, players, mode, agent, baseline, phases, seed, range(start, min(start + GAMES_PER_TASK, games)))
              for phases in named.values() for start in range(0, games, GAMES_PER_TASK)]
     if workers > 1:
-        with multiprocessing.get_context("fork").Pool(workers, _start_worker, (os.getpid(),)) as pool:
+        with multiprocessing.get_context("fork").Pool(workers, die_with_parent, (os.getpid(),)) as pool:
             results = pool.map(play, tasks, chunksize=1)
     else:
         results = [play(task) for task in tasks]

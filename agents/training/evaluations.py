@@ -12,12 +12,14 @@ from agents.tournaments.tournament import agent_seed
 from sobek_env.registry import load_game
 
 
-def play_evaluation_games(learner: Agent, config: dict, opponent: str,
-                          games: Sequence[int]) -> list[tuple[float, float]]:
+def play_evaluation_games(learner: Agent, config: dict, opponent: str, games: Sequence[int],
+                          seed_learner: bool = False) -> list[tuple[float, float]]:
     """Evaluation games number ``games`` of ``learner`` against ``opponent`` in every other seat, each game's
     (the learner's share of the win, its margin over the best opponent in points). Game g is dealt with
     the run's evaluation seed + g, the learner at seat g mod players, and the opponents are seeded for it
-    as in tournaments: a game's result does not depend on which process plays it, or after which games."""
+    as in tournaments: a game's result does not depend on which process plays it, or after which games.
+    With ``seed_learner`` the learner (an agent with a ``seed`` method) is seeded for each game too, after
+    the opponents, as one more of them; a trainer's learner plays deterministically and is not."""
     n = config["players"]
     table = load_game(config["game"]).table(n, config["mode"])
     opponents = [make(opponent, table=table) for _ in range(n - 1)]
@@ -32,6 +34,8 @@ def play_evaluation_games(learner: Agent, config: dict, opponent: str,
         for i, agent in enumerate(opponents):
             if hasattr(agent, "seed"):
                 agent.seed(agent_seed(seed, i))
+        if seed_learner:
+            learner.seed(agent_seed(seed, n - 1))
         observation, _ = env.reset(seed=seed)
         over = False
         while not over:
