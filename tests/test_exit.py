@@ -226,6 +226,7 @@ def test_resuming_passes_over_a_damaged_checkpoint_to_the_one_before(tmp_path: P
     (["--phase-weights", "turn=101"], "the weight of turn must be a number from 0 to 100, got 101"),
     (["--phase-weights", "turn=2,turn=3"], "phase 'turn' is given twice"),
     (["--phase-weights", "turn"], "expected PHASE=W pairs"),
+    (["--heads", "hands"], "--heads has 'hands', which is not a head of sobek's networks (none: it has no heads)"),
 ])
 def test_bad_options_stop_with_one_line_and_write_nothing(tmp_path: Path, capsys, args: list[str],
                                                            message: str) -> None:

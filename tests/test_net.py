@@ -28,10 +28,10 @@ SHIPPED_PLAY = {"sobek-net-2p.zip": (333, "1b130b2bb47758a9"), "sobek-net-3p.zip
                 "kleopatra-net-4p.zip": (288, "2f39538701eb1111"), "kleopatra-net-5p.zip": (265, "be1d3962ac6c8d91")}
 
 
-def tiny_net(path: Path, game: str, players: int, seed: int = 0) -> Path:
-    """A small untrained network for the table, saved to ``path``."""
+def tiny_net(path: Path, game: str, players: int, seed: int = 0, heads: list[str] | None = None) -> Path:
+    """A small untrained network for the table (with structured ``heads``), saved to ``path``."""
     torch.manual_seed(seed)
-    meta = net_meta(load_game(game).table(players), [16, 8], {"note": "a test"})
+    meta = net_meta(load_game(game).table(players), [16, 8], {"note": "a test"}, heads)
     save_net(new_net(meta), path, meta)
     return path
 
@@ -132,6 +132,7 @@ except ValueError as exc:  # the registry's word for a game whose baselines cann
 
 def test_the_network_plays_whole_games_with_the_baselines_unimportable(tmp_path: Path) -> None:
     cases = [(game, players, str(tiny_net(tmp_path / f"{game}.zip", game, players))) for game, players in TABLES]
+    cases.append(("kleopatra", 3, str(tiny_net(tmp_path / "heads.zip", "kleopatra", 3, heads=["hands", "board"]))))
     cases += [(*shipped_table(path), str(path)) for path in SHIPPED_NETS]
     run = subprocess.run([sys.executable, "-c", PLAY_ALONE.format(cases=cases)], cwd=ROOT, capture_output=True,
                          text=True, timeout=300)

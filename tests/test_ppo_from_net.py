@@ -129,6 +129,18 @@ def test_a_missing_network_or_a_shared_trunk_over_advice_is_refused(tmp_path: Pa
     assert "Traceback" not in err and not (tmp_path / "run").exists()
 
 
+def test_a_network_with_heads_is_refused_as_ppo_s_start(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    meta = net_meta(load_game("kleopatra").table(3), HIDDEN, heads=["hands"])
+    init = tmp_path / "init.zip"
+    save_net(new_net(meta), init, meta)
+    with pytest.raises(SystemExit) as exit_:
+        train.main(["--game", "kleopatra", "--players", "3", "--init", f"net:{init}", "--out", str(tmp_path / "run")])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert "is a network with structured heads (hands), which MaskablePPO's policy has no place for" in err
+    assert "Traceback" not in err and not (tmp_path / "run").exists()
+
+
 def test_the_run_counts_the_cpu_hours_of_the_network_it_starts_from(tmp_path: Path) -> None:
     torch.manual_seed(0)
     meta = net_meta(load_game("sobek").table(2), HIDDEN, {"cpu_hours": 0.5})

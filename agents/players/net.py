@@ -3,11 +3,14 @@
 The network of expert iteration (:mod:`agents.training.exit`): an MLP over the raw observation (squashed by
 ``log(1 + x)``, as the PPO models read it), whose trunk feeds two heads: the policy's logits over the actions,
 masked to the legal ones, and the value, ``tanh`` of one unit, on the search's reward scale (the seat's
-squashed margin, in [-1, 1]). At play time nothing else is read or called: no heuristic, no search.
+squashed margin, in [-1, 1]). A network may add structured heads (:mod:`agents.players.heads`) to the policy:
+scores of some actions computed alike from the observation's slices and the trunk. At play time nothing else is
+read or called: no heuristic, no search.
 
 Its file (``sobek-net/1``) is the project's weights-only container (:mod:`agents.players.modelfile`):
 ``sobek.json`` records the table (game, players, observation mode, rules), ``features: "raw"``, the
-observation size, the action count, the hidden layer sizes and, under ``training``, the run's configuration;
+observation size, the action count, the hidden layer sizes, the structured ``heads`` if any and, under
+``training``, the run's configuration;
 ``policy.pt`` holds the tensors, read with ``torch.load(weights_only=True)``; a training checkpoint adds
 ``optimizer.pt``. :func:`load_net` checks the record field by field, builds the network it describes and
 loads only tensors into it, so loading a network runs no code from the file.
@@ -25,20 +28,22 @@ from torch import nn
 
 from agents.players import modelfile
 from agents.players.base import PolicyAgent
+from agents.players.heads import build_heads, heads_problem
 from agents.players.modelfile import MAX_LAYERS, MAX_PARAMETERS, MAX_WIDTH, NET_FILE, NET_FORMAT, Fields
 from sobek_env.game import Table
 
 FEATURES = "raw"  # what the network reads: the observation, nothing derived from a baseline
 META_FIELDS = ("format", "game", "num_players", "observation_mode", "features", "observation_size", "action_count",
                "hidden")
-OPTIONAL_FIELDS = ("rules", "training")
+OPTIONAL_FIELDS = ("rules", "training", "heads")
 
 
 class PolicyValueNet(nn.Module):
     """An MLP over ``log(1 + observation)``: a ReLU trunk of ``hidden`` layers, then a linear policy head
-    (one logit per action) and a value head (``tanh`` of one unit)."""
+    (one logit per action), to which structured ``heads`` (if any) add, and a value head (``tanh`` of one unit)."""
 
-    def __init__(self, observation_size: int, action_count: int, hidden: list[int]) -> None:
+    def __init__(self, observation_size: int, action_count: int, hidden: list[int],
+                 heads: nn.ModuleDict | None = None) -> None:
         super().__init__()
         layers: list[nn.Module] = []
         for a, b in pairwise([observation_size, *hidden]):
@@ -46,11 +51,15 @@ class PolicyValueNet(nn.Module):
         self.trunk = nn.Sequential(*layers)
         self.policy = nn.Linear(hidden[-1], action_count)
         self.value = nn.Linear(hidden[-1], 1)
+        self.heads = heads if heads is not None else nn.ModuleDict()
 
     def forward(self, observations: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """(logits [n, actions], values [n]) of a batch of raw observations."""
         latent = self.trunk(torch.log1p(observations.clamp(min=0)))
-        return self.policy(latent), torch.tanh(self.value(latent)).squeeze(1)
+        logits = self.policy(latent)
+        for head in self.heads.values():
+            logits = head(observations, latent, logits)
+        return logits, torch.tanh(self.value(latent)).squeeze(1)
 
 
 def masked_log_softmax(logits: torch.Tensor, masks: torch.Tensor) -> torch.Tensor:
@@ -81,15 +90,18 @@ def net_problem(hidden: Any, observation_size: int, action_count: int) -> str | 
     return None
 
 
-def net_meta(table: Table, hidden: list[int], training: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The ``sobek.json`` record of a network of ``hidden`` layers for ``table``; ``training``: the run's
-    configuration (any JSON object)."""
+def net_meta(table: Table, hidden: list[int], training: dict[str, Any] | None = None,
+             heads: list[str] | None = None) -> dict[str, Any]:
+    """The ``sobek.json`` record of a network of ``hidden`` layers (and structured ``heads``) for ``table``;
+    ``training``: the run's configuration (any JSON object)."""
     meta = {"format": NET_FORMAT, "game": table.game.name, "num_players": table.num_players,
             "observation_mode": table.observation_mode, "features": FEATURES,
             "observation_size": table.game.observation_size(table.num_players),
             "action_count": table.game.num_actions, "hidden": list(hidden)}
     if table.rules:
         meta["rules"] = dict(table.rules)
+    if heads:
+        meta["heads"] = list(heads)
     if training is not None:
         meta["training"] = training
     return meta
@@ -97,7 +109,8 @@ def net_meta(table: Table, hidden: list[int], training: dict[str, Any] | None = 
 
 def new_net(meta: dict[str, Any]) -> PolicyValueNet:
     """An untrained network as the (checked) record ``meta`` describes it."""
-    return PolicyValueNet(meta["observation_size"], meta["action_count"], meta["hidden"])
+    heads = build_heads(meta["game"], meta.get("heads", []), meta["num_players"], meta["hidden"][-1])
+    return PolicyValueNet(meta["observation_size"], meta["action_count"], meta["hidden"], heads)
 
 
 def check_meta(meta: Any, path: str | Path) -> dict[str, Any]:
@@ -113,6 +126,9 @@ def check_meta(meta: Any, path: str | Path) -> dict[str, Any]:
     problem = net_problem(meta["hidden"], size, game.num_actions)
     if problem:
         raise f.fail("hidden", problem)
+    problem = heads_problem(meta.get("heads", []), meta["game"])
+    if problem:
+        raise f.fail("heads", problem)
     if "training" in meta and not isinstance(meta["training"], dict):
         raise f.fail("training", f"must be an object, got {type(meta['training']).__name__}")
     return meta

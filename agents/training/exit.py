@@ -86,6 +86,7 @@ from agents.common.arguments import (
 )
 from agents.common.files import DirectoryLock, read_json, write_atomic
 from agents.common.workers import cpu_seconds, die_with_parent
+from agents.players.heads import heads_problem
 from agents.players.net import (
     PolicyValueNet,
     load_weights,
@@ -123,11 +124,12 @@ DEFAULTS: dict[str, Any] = {
     "epochs": 4, "lr": 1e-3, "batch_size": 256, "value_weight": 1.0, "net": [256, 256],
     "eval_games": 120, "eval_seed": EVAL_SEED, "warm_start": 0, "warm_epochs": 3, "warm_lr": None,
     "warm_rounds": 1,
-    "warm_share": 0.0, "warm_chunk": 0, "phase_weights": {},
+    "warm_share": 0.0, "warm_chunk": 0, "phase_weights": {}, "heads": [],
 }
 # a run made before these fields had them so
 WARM_DEFAULTS = {key: DEFAULTS[key] for key in ("warm_start", "warm_epochs", "warm_lr", "warm_share",
-                                                  "warm_rounds", "warm_chunk", "phase_weights")}
+                                                  "warm_rounds", "warm_chunk", "phase_weights",
+                                                  "heads")}
 RANGES: dict[str, Bounds] = {
     "seed": SEEDS, "iterations": Bounds(int, 0, 10**6), "games": Bounds(int, 1, 10**7), "workers": Bounds(int, 1, 256),
     "temperature": Bounds(float, 0, 100, above=True), "window": Bounds(int, 1, 1000), "epochs": Bounds(int, 1, 1000),
@@ -190,6 +192,10 @@ def build_parser() -> TrainingParser:
     parser.add_argument("--value-weight", type=RANGES["value_weight"], metavar="W",
                         help=f"of the value's squared error in the loss (default {d['value_weight']})")
     parser.add_argument("--net", type=layer_sizes, help=f"hidden layers (default {','.join(map(str, d['net']))})")
+    parser.add_argument("--heads", type=head_list, metavar="HEAD,...",
+                        help="structured policy heads beside the MLP (agents/players/heads.py; Kleopatra: hands, "
+                             "board): actions scored alike from the observation's slices, such as each market "
+                             "stall by the hand it makes (default: none)")
     parser.add_argument("--warm-start", type=RANGES["warm_start"], metavar="N",
                         help="first teach the network N of the heuristic's decisions, played in the native training "
                              f"batch (iteration 0; default {d['warm_start']}: none)")
@@ -233,6 +239,11 @@ def phase_weights(text: str) -> dict[str, float]:
         except argparse.ArgumentTypeError as exc:
             raise argparse.ArgumentTypeError(f"the weight of {name} {exc}") from None
     return weights
+
+
+def head_list(text: str) -> list[str]:
+    """argparse type: comma-separated head names (checked against the game later)."""
+    return [name.strip() for name in text.split(",")]
 
 
 def check_phase_weights(weights: Any, game: Game) -> None:
@@ -294,6 +305,9 @@ def check_config(config: dict) -> None:
     problem = net_problem(config["net"], game.observation_size(table.num_players), game.num_actions)
     if problem:
         raise ValueError(f"--net {problem}")
+    problem = heads_problem(config["heads"], config["game"])
+    if problem:
+        raise ValueError(f"--heads {problem}")
     expert = make(config["expert"], table=table)
     if not getattr(expert, "wants_state", False) or not hasattr(expert, "last_means"):
         raise ValueError(f"--expert {config['expert']!r} is not a search: give ismcts[:options], whose decisions "
@@ -780,7 +794,8 @@ def train(config: dict, out: Path, resume: bool, progress: bool = True) -> Path:
     run = ExitRun(out)
     table = run_table(config)
     torch.manual_seed(int(np.random.default_rng([config["seed"], 0]).integers(2**31)))
-    meta = net_meta(table, config["net"], {key: value for key, value in config.items() if key != "starts"})
+    meta = net_meta(table, config["net"], {key: value for key, value in config.items() if key != "starts"},
+                    config["heads"])
     net = new_net(meta)
     optimizer = torch.optim.Adam(net.parameters(), lr=config["lr"])
     state = run.last_iteration(net, optimizer) if resume else None
@@ -804,7 +819,8 @@ def train(config: dict, out: Path, resume: bool, progress: bool = True) -> Path:
         decisions += examples
         cpu = spent + cpu_seconds() - start
         config["cpu_hours"] = round(cpu / 3600, 4)
-        meta = net_meta(table, config["net"], {key: value for key, value in config.items() if key != "starts"})
+        meta = net_meta(table, config["net"], {key: value for key, value in config.items() if key != "starts"},
+                        config["heads"])
         run.save_iteration(iteration, net, optimizer, meta,
                            {"iteration": iteration, "decisions": decisions, "cpu_seconds": cpu})
         run.write_config(config)

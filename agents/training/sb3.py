@@ -342,6 +342,9 @@ def implied_by_net(parser: TrainingParser, init: str, given: dict) -> dict:
         meta = read_net(path)[0]
     except (OSError, ValueError) as exc:
         parser.error(f"argument --init: {exc}")
+    if meta.get("heads"):
+        parser.error(f"argument --init: {path!r} is a network with structured heads ({', '.join(meta['heads'])}), "
+                     "which MaskablePPO's policy has no place for: give a network without --heads")
     implied = {"trunk": "shared", "features": "raw", "net": meta["hidden"]}
     for key, value in implied.items():
         if key in given and given[key] != value:
