@@ -136,7 +136,8 @@ def constants() -> dict:
 
 
 def matvec(matrix, vector) -> np.ndarray:
-    """``matrix @ vector`` summed as the C++ sums numpy's products (the tests compare it with numpy's)."""
+    """``matrix @ vector`` summed as the C++ sums the prospects' products (the tests compare it with
+    :func:`agents.kleopatra.prospects.ordered_dot`)."""
     cdef const double[:, ::1] a = np.ascontiguousarray(matrix, dtype=np.float64)
     cdef const double[::1] w = np.ascontiguousarray(vector, dtype=np.float64)
     out = np.zeros(a.shape[0], dtype=np.float64)

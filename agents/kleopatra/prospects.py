@@ -35,6 +35,16 @@ KNOWN_HANDS = 1024                          # hands whose worth one palace's Pro
 _KIND_UNITS = np.array([hand_units([int(j == k) for j in range(NUM_KINDS)]) for k in range(NUM_KINDS)], dtype=float)
 
 
+def ordered_dot(matrix: np.ndarray, vector: np.ndarray) -> np.ndarray:
+    """``matrix @ vector`` (over the last axis) summed from 0 left to right, each product rounded on its own: the
+    same bits with any numpy and any BLAS (whose products sum in an order of their own, fused or not, and
+    change it between releases), as the native heuristic sums them."""
+    total = np.zeros(np.shape(matrix)[:-1])
+    for j in range(len(vector)):
+        total = total + matrix[..., j] * vector[j]
+    return total
+
+
 def units_of(hand: list[int] | np.ndarray) -> np.ndarray:
     """The 7 pool units of ``hand`` (counts per kind, fractions allowed), as floats."""
     return np.asarray(hand, dtype=float) @ _KIND_UNITS
@@ -60,13 +70,13 @@ class Prospects:
         of missing units (higher near the end, when a far target may never be reached)."""
         have = units[:5]
         short = np.maximum(0.0, self.need - have)
-        cost = short @ (MISSING * discount)
+        cost = ordered_dot(short, MISSING * discount)
         mats = self.materials
         trompe = units[5]
         if trompe > 0 and mats:
             mat_short = short[:, mats].sum(axis=1)
             covered = np.minimum(trompe, mat_short)
-            mat_cost = short[:, mats] @ (MISSING[mats] * discount)
+            mat_cost = ordered_dot(short[:, mats], MISSING[mats] * discount)
             per_unit = np.where(mat_short > 0, mat_cost / np.maximum(mat_short, 1e-9), 0.0)
             cost = cost - covered * per_unit
             missing = short.sum(axis=1) - covered
@@ -79,11 +89,11 @@ class Prospects:
             used = np.minimum(merchants, missing) * (per_unit > MERCHANT_VALUE)
             cost = cost - used * (per_unit - MERCHANT_VALUE)
             missing = missing - used
-        left = np.maximum(0.0, have - self.need) @ LEFTOVER + trompe_left * TROMPE_LEFTOVER
+        left = ordered_dot(np.maximum(0.0, have - self.need), LEFTOVER) + trompe_left * TROMPE_LEFTOVER
         score = self.talents - cost - FAR * missing * missing + left
         if built is not None:
             score = np.where((self.counts <= self.room - built).all(axis=1), score, -np.inf)
-        empty = have @ LEFTOVER + trompe * TROMPE_LEFTOVER
+        empty = ordered_dot(have, LEFTOVER) + trompe * TROMPE_LEFTOVER
         return float(max(empty, score.max(initial=-np.inf)))
 
     def hand_worth(self, hand: list[int] | np.ndarray, merchants: int, built: list[int] | np.ndarray | None = None,

@@ -2,11 +2,10 @@
 // follows (agents/kleopatra/common.py, greedy.py, heuristic.py, prospects.py); the comments say only where the
 // C++ has to do something the Python does implicitly.
 //
-// numpy's sums. prospects.py values a hand with numpy matrix products, whose summation order is OpenBLAS's,
-// not Python's: ``matrix @ vector`` with two or more rows goes through dgemv (four products summed as
-// (p0 + p2) + (p1 + p3), a fifth fused on; three as fma(a2, fma(a0, p1)); two as fma(a0, p1)), and with one row
-// through ddot (a chain of fused multiply-adds). matvec() and dot() reproduce these bit for bit; the tests
-// check them against numpy on random matrices, so a different BLAS under numpy shows up there first.
+// Sums of products. prospects.py values a hand with products of a matrix and a vector, summed by its
+// ordered_dot from 0 left to right with each product rounded on its own, not by numpy's BLAS (whose order and
+// fused multiply-adds change between releases: OpenBLAS 0.3.31 under numpy 2.4.6 changed a one-row product's
+// last bit). dot() sums the same way, and the build's -ffp-contract=off keeps the compiler from fusing them.
 #include "baselines.hpp"
 
 #include <algorithm>
@@ -114,28 +113,13 @@ struct Constants {
 };
 const Constants C;
 
-// ---------------------------------------------------------------------- numpy's sums (see the file's head)
+// ---------------------------------------------------------------------- prospects.ordered_dot's sums
 
-// numpy's 1-D dot (OpenBLAS ddot): fused multiply-adds, left to right
-inline __attribute__((always_inline)) double ddot(const double* a, const double* w, int m) {
+// ``a . w`` over ``m`` entries, summed from 0 left to right, each product rounded (see the file's head)
+inline __attribute__((always_inline)) double dot(const double* a, const double* w, int m) {
     double acc = 0.0;
-    for (int i = 0; i < m; i++) acc = std::fma(a[i], w[i], acc);
+    for (int i = 0; i < m; i++) acc = acc + a[i] * w[i];
     return acc;
-}
-
-// one row of numpy's ``matrix @ vector`` with ``rows`` rows (OpenBLAS dgemv_t, Haswell kernels)
-inline __attribute__((always_inline)) double dot(const double* a, const double* w, int m, int rows) {
-    if (rows == 1) return ddot(a, w, m);
-    switch (m) {
-        case 0: return 0.0;
-        case 1: return 0.0 + a[0] * w[0];
-        case 2: return 0.0 + std::fma(a[0], w[0], a[1] * w[1]);
-        case 3: return 0.0 + std::fma(a[2], w[2], std::fma(a[0], w[0], a[1] * w[1]));
-        default: break;
-    }
-    double s = 0.0 + ((a[0] * w[0] + a[2] * w[2]) + (a[1] * w[1] + a[3] * w[3]));
-    if (m == 5) s = std::fma(a[4], w[4], s);
-    return s;  // widths beyond 5 never occur here
 }
 
 // ---------------------------------------------------------------------- the decoded observation (view.py)
@@ -1045,7 +1029,7 @@ void constants(double* out) noexcept {
 }
 
 void matvec(const double* matrix, int rows, int width, const double* vector, double* out) noexcept {
-    for (int i = 0; i < rows; i++) out[i] = dot(matrix + i * width, vector, width, rows);
+    for (int i = 0; i < rows; i++) out[i] = dot(matrix + i * width, vector, width);
 }
 
 }  // namespace kleopatra_baselines

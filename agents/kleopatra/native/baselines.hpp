@@ -99,7 +99,7 @@ constexpr double ADVICE_AMULETS = 10.0, ADVICE_STEPS = 10.0, ADVICE_TALENTS = 10
 // module constants bit for bit): UNSEEN_WORTH, UNSEEN_CORRUPT and UNSEEN_MIX's 17 entries.
 void constants(double* out) noexcept;
 
-// numpy's ``matrix @ vector`` as the reference computes it (rows x width, row-major), for the tests.
+// prospects.ordered_dot: ``matrix @ vector`` as the reference sums it (rows x width, row-major), for the tests.
 void matvec(const double* matrix, int rows, int width, const double* vector, double* out) noexcept;
 
 }  // namespace kleopatra_baselines
