@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
+from test_heads import kleopatra_observations
 
 import agents
 import sobek_env
@@ -129,15 +130,68 @@ def test_a_missing_network_or_a_shared_trunk_over_advice_is_refused(tmp_path: Pa
     assert "Traceback" not in err and not (tmp_path / "run").exists()
 
 
-def test_a_network_with_heads_is_refused_as_ppo_s_start(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
-    meta = net_meta(load_game("kleopatra").table(3), HIDDEN, heads=["hands"])
-    init = tmp_path / "init.zip"
-    save_net(new_net(meta), init, meta)
+def heads_net(path: Path) -> Path:
+    """A small untrained Kleopatra network (3 players) with both structured heads."""
+    torch.manual_seed(0)
+    meta = net_meta(load_game("kleopatra").table(3), HIDDEN, heads=["hands", "board"])
+    save_net(new_net(meta), path, meta)
+    return path
+
+
+def test_a_policy_started_from_a_network_with_heads_gives_its_logits_and_value(tmp_path: Path) -> None:
+    path = heads_net(tmp_path / "net.zip")
+    net = agents.make(f"net:{path}", game="kleopatra", num_players=3)
+    game = load_game("kleopatra")
+    size = game.observation_size(3)
+    meta = {"format": "sobek-ppo/2", "game": "kleopatra", "num_players": 3, "observation_mode": "original",
+            "reward_mode": "round-margin", "features": "raw", "timesteps": 0, "observation_size": size,
+            "action_count": game.num_actions,
+            "policy": {"class": "HeadsPolicy", "net_arch": {"pi": HIDDEN, "vf": HIDDEN}, "activation": "ReLU",
+                       "features_extractor": "Log1pFeatures", "features_extractor_kwargs": {"squashed": size},
+                       "heads": ["hands", "board"]}}
+    policy = build_policy(check_meta(meta, "test"))
+    policy.load_state_dict(policy_from_net(read_net(path)[1], heads=True))
+    ppo = PPOAgent(policy, meta)
+    placing = kleopatra_observations(10, seed=7, placing=True)  # the board head's observations
+    for row in [*kleopatra_observations(60, seed=6), *placing]:
+        observation = {"observation": row, "action_mask": np.ones(game.num_actions, dtype=np.int8)}
+        logits, value = net.evaluate(observation)
+        np.testing.assert_allclose(ppo.logits(observation), logits, rtol=1e-4, atol=1e-4)
+        with torch.no_grad():
+            critic = policy.predict_values(torch.as_tensor(row).reshape(1, -1))
+        assert float(torch.tanh(critic)) == pytest.approx(value, abs=1e-5)
+    back = net_from_policy(policy.state_dict(), heads=True)
+    original = read_net(path)[1]
+    assert back.keys() == original.keys() and all(torch.equal(back[k], original[k]) for k in original)
+    meta["policy"]["heads"] = ["wings"]
+    with pytest.raises(ValueError, match=r"field 'policy\.heads' has 'wings'"):
+        check_meta(meta, "test")
+
+
+def test_a_run_from_a_network_with_heads_keeps_them_and_writes_them_back(tmp_path: Path) -> None:
+    init, out = heads_net(tmp_path / "init.zip"), tmp_path / "run"
+    train.main(["--game", "kleopatra", "--players", "3", "--timesteps", "512", "--critic-warmup", "1024",
+                "--init", f"net:{init}", "--out", str(out), *SMALL_RUN])
+    assert json.loads((out / "config.json").read_text())["heads"] == ["hands", "board"]
+    assert read_meta_document(out / "model.zip", PPO_FILE)["policy"]["class"] == "HeadsPolicy"
+    meta, after, _ = read_net(out / "net.zip")
+    assert meta["heads"] == ["hands", "board"]
+    before = read_net(init)[1]
+    assert any(name.startswith("heads.board.") for name in before)
+    for name in before:  # the critic's warm-up: the value head alone learnt
+        assert torch.equal(after[name], before[name]) == (not name.startswith("value.")), name
+    played = agents.make(f"net:{out / 'net.zip'}", game="kleopatra", num_players=3)
+    assert played.meta["heads"] == ["hands", "board"]
+
+
+def test_a_network_with_heads_refuses_a_state_critic(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    init = heads_net(tmp_path / "init.zip")
     with pytest.raises(SystemExit) as exit_:
-        train.main(["--game", "kleopatra", "--players", "3", "--init", f"net:{init}", "--out", str(tmp_path / "run")])
+        train.main(["--game", "kleopatra", "--players", "3", "--init", f"net:{init}", "--critic", "state",
+                    "--out", str(tmp_path / "run")])
     assert exit_.value.code == 2
     err = capsys.readouterr().err
-    assert "is a network with structured heads (hands), which MaskablePPO's policy has no place for" in err
+    assert "a network with structured heads (hands, board) trains on its own trunk" in err
     assert "Traceback" not in err and not (tmp_path / "run").exists()
 
 

@@ -26,6 +26,7 @@ from torch import nn
 from agents.players import modelfile
 from agents.players.base import PolicyAgent
 from agents.players.features import Featurizer, feature_sets, feature_size
+from agents.players.heads import build_heads, heads_problem
 from agents.players.modelfile import (
     MAX_LAYERS,
     MAX_PARAMETERS,
@@ -164,6 +165,66 @@ class TrunkPolicy(MaskableActorCriticPolicy):
         self.mlp_extractor = SharedTrunk(self.features_dim, list(arch), self.activation_fn)
 
 
+class HeadsTrunk(SharedTrunk):
+    """A shared trunk whose policy latent carries the features after the trunk's output: a network's structured
+    heads (:mod:`agents.players.heads`) read the observation beside the latent."""
+
+    def __init__(self, feature_dim: int, hidden: list[int], activation_fn: type[nn.Module]) -> None:
+        super().__init__(feature_dim, hidden, activation_fn)
+        self.latent_dim_pi = hidden[-1] + feature_dim
+
+    def forward(self, features: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        latent = self.trunk(features)
+        return torch.cat((latent, features), dim=1), latent
+
+    def forward_actor(self, features: torch.Tensor) -> torch.Tensor:
+        return torch.cat((self.trunk(features), features), dim=1)
+
+
+class HeadsActionNet(nn.Module):
+    """The policy's logits of a network with structured heads: its linear head over the trunk's latent, then each
+    head's scores, from the observation (the features' ``log(1 + x)`` undone) and the latent, as
+    :class:`agents.players.net.PolicyValueNet` computes them."""
+
+    def __init__(self, latent: int, actions: int, heads: nn.ModuleDict) -> None:
+        super().__init__()
+        self.latent = latent
+        self.policy = nn.Linear(latent, actions)
+        self.heads = heads
+
+    def forward(self, latent_pi: torch.Tensor) -> torch.Tensor:
+        latent, observations = latent_pi[:, :self.latent], torch.expm1(latent_pi[:, self.latent:])
+        logits = self.policy(latent)
+        for head in self.heads.values():
+            logits = head(observations, latent, logits)
+        return logits
+
+
+class HeadsPolicy(TrunkPolicy):
+    """:class:`TrunkPolicy` with a network's structured ``heads`` (of ``game`` at ``num_players``), so that PPO
+    can start from such a network and give one back. Its features must be the observation, all squashed."""
+
+    def __init__(self, *args, game: str, num_players: int, heads: list[str], **kwargs) -> None:
+        self.game, self.num_players, self.head_names = game, num_players, list(heads)
+        super().__init__(*args, **kwargs)
+
+    def _build_mlp_extractor(self) -> None:
+        super()._build_mlp_extractor()
+        self.mlp_extractor = HeadsTrunk(self.features_dim, list(self.net_arch["pi"] if isinstance(
+            self.net_arch, dict) else self.net_arch), self.activation_fn)
+
+    def _build(self, lr_schedule: Schedule) -> None:
+        super()._build(lr_schedule)
+        latent = self.mlp_extractor.latent_dim_vf
+        heads = build_heads(self.game, self.head_names, self.num_players, latent)
+        self.action_net = HeadsActionNet(latent, int(self.action_space.n), heads)
+        self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs)
+
+    def _get_constructor_parameters(self) -> dict:
+        return {**super()._get_constructor_parameters(), "game": self.game, "num_players": self.num_players,
+                "heads": self.head_names}
+
+
 def critic_state_size(table: Table) -> int:
     """The entries a state critic reads after the features: ``env.state()`` (the full-information vector), then
     the learner's seat one-hot (the state is written from seat 0's side)."""
@@ -234,22 +295,32 @@ class StateCriticPolicy(MaskableActorCriticPolicy):
 # a net: model's tensors and a TrunkPolicy's, layer by layer (the trunk's Linear layers are every other module);
 # a StateCriticPolicy keeps the net's value head as public_value, its value_net being the state critic's
 NET_TO_POLICY = (("trunk.", "mlp_extractor.trunk."), ("policy.", "action_net."), ("value.", "value_net."))
+NET_TO_HEADS_POLICY = (("trunk.", "mlp_extractor.trunk."), ("policy.", "action_net.policy."),
+                       ("heads.", "action_net.heads."), ("value.", "value_net."))  # a HeadsPolicy's
 NET_TO_STATE_CRITIC = (("trunk.", "mlp_extractor.trunk."), ("policy.", "action_net."), ("value.", "public_value."))
 STATE_CRITIC_ONLY = ("mlp_extractor.critic.", "value_net.")  # what a net: model does not hold
 
 
-def policy_from_net(net_state: dict[str, torch.Tensor], state_critic: bool = False) -> dict[str, torch.Tensor]:
+def _prefixes(state_critic: bool, heads: bool) -> tuple[tuple[str, str], ...]:
+    return NET_TO_STATE_CRITIC if state_critic else NET_TO_HEADS_POLICY if heads else NET_TO_POLICY
+
+
+def policy_from_net(net_state: dict[str, torch.Tensor], state_critic: bool = False,
+                    heads: bool = False) -> dict[str, torch.Tensor]:
     """A :class:`TrunkPolicy`'s tensors from a ``net:`` model's: the trunk and both heads as they are (the
     value head's ``tanh`` is dropped: the critic reads the unit itself). With ``state_critic``, the tensors a
-    :class:`StateCriticPolicy` takes from it: all but its state critic's."""
-    prefixes = NET_TO_STATE_CRITIC if state_critic else NET_TO_POLICY
+    :class:`StateCriticPolicy` takes from it: all but its state critic's; with ``heads``, a :class:`HeadsPolicy`'s,
+    its structured heads included."""
+    prefixes = _prefixes(state_critic, heads)
     return {_renamed(name, prefixes): tensor for name, tensor in net_state.items()}
 
 
-def net_from_policy(policy_state: dict[str, torch.Tensor], state_critic: bool = False) -> dict[str, torch.Tensor]:
+def net_from_policy(policy_state: dict[str, torch.Tensor], state_critic: bool = False,
+                    heads: bool = False) -> dict[str, torch.Tensor]:
     """A ``net:`` model's tensors from a :class:`TrunkPolicy`'s, or with ``state_critic`` a
-    :class:`StateCriticPolicy`'s, whose state critic it leaves out (the inverse of :func:`policy_from_net`)."""
-    inverse = tuple((b, a) for a, b in (NET_TO_STATE_CRITIC if state_critic else NET_TO_POLICY))
+    :class:`StateCriticPolicy`'s, whose state critic it leaves out, or with ``heads`` a :class:`HeadsPolicy`'s
+    (the inverse of :func:`policy_from_net`)."""
+    inverse = tuple((b, a) for a, b in _prefixes(state_critic, heads))
     return {_renamed(name, inverse): tensor for name, tensor in policy_state.items()
             if not (state_critic and name.startswith(STATE_CRITIC_ONLY))}
 
@@ -293,7 +364,7 @@ class PPOAgent(PolicyAgent):
 
 POLICIES: dict[str, type[MaskableActorCriticPolicy]] = {
     "MaskableActorCriticPolicy": MaskableActorCriticPolicy, "AdvisedPolicy": AdvisedPolicy,
-    "TrunkPolicy": TrunkPolicy, "StateCriticPolicy": StateCriticPolicy}
+    "TrunkPolicy": TrunkPolicy, "StateCriticPolicy": StateCriticPolicy, "HeadsPolicy": HeadsPolicy}
 ACTIVATIONS: dict[str, type[nn.Module]] = {"ReLU": nn.ReLU, "Tanh": nn.Tanh}
 EXTRACTORS: dict[str, tuple[type[BaseFeaturesExtractor], tuple[str, ...]]] = {
     "Log1pFeatures": (Log1pFeatures, ("squashed",))}  # class, keyword arguments
@@ -331,11 +402,14 @@ def describe_policy(policy: MaskableActorCriticPolicy) -> dict[str, Any]:
         description.update(advice_start=policy.advice_start, advice_prior=float(policy.prior))
     if isinstance(policy, StateCriticPolicy):
         description["actor_size"] = policy.actor_size
+    if isinstance(policy, HeadsPolicy):
+        description["heads"] = list(policy.head_names)
     return description
 
 
-def policy_spec(description: dict[str, Any]) -> tuple[type[MaskableActorCriticPolicy], dict[str, Any]]:
-    """The policy class and keyword arguments of a (checked) description, as MaskablePPO takes them."""
+def policy_spec(description: dict[str, Any], table: Table) -> tuple[type[MaskableActorCriticPolicy], dict[str, Any]]:
+    """The policy class and keyword arguments of a (checked) description of a policy for ``table``, as MaskablePPO
+    takes them."""
     kwargs: dict[str, Any] = {
         "net_arch": {"pi": list(description["net_arch"]["pi"]), "vf": list(description["net_arch"]["vf"])},
         "activation_fn": ACTIVATIONS[description["activation"]],
@@ -346,6 +420,8 @@ def policy_spec(description: dict[str, Any]) -> tuple[type[MaskableActorCriticPo
         kwargs.update(advice_start=description["advice_start"], prior=description["advice_prior"])
     if description["class"] == "StateCriticPolicy":
         kwargs["actor_size"] = description["actor_size"]
+    if description["class"] == "HeadsPolicy":
+        kwargs.update(game=table.game.name, num_players=table.num_players, heads=list(description["heads"]))
     return POLICIES[description["class"]], kwargs
 
 
@@ -355,7 +431,7 @@ def _no_learning(progress_remaining: float) -> float:
 
 def build_policy(meta: dict[str, Any]) -> MaskableActorCriticPolicy:
     """An untrained network as the (checked) metadata ``meta`` describes it, for its tensors to be loaded into."""
-    cls, kwargs = policy_spec(meta["policy"])
+    cls, kwargs = policy_spec(meta["policy"], record_table(meta))
     observations = spaces.Box(-np.inf, np.inf, (meta["observation_size"],), np.float32)
     return cls(observations, spaces.Discrete(meta["action_count"]), _no_learning, **kwargs)
 
@@ -374,6 +450,7 @@ OPTIONAL_FIELDS = ("training", "rules")
 POLICY_FIELDS = ("class", "net_arch", "activation", "features_extractor", "features_extractor_kwargs")
 ADVICE_FIELDS = ("advice_start", "advice_prior")
 CRITIC_FIELDS = ("actor_size",)  # StateCriticPolicy's
+HEADS_FIELDS = ("heads",)  # HeadsPolicy's
 TRAINING_FIELDS = ("num_timesteps", "n_updates")
 
 
@@ -398,6 +475,13 @@ def check_meta(meta: Any, path: str | Path) -> dict[str, Any]:
                          f"{table.num_players} players; retrain the model")
     actions = f.integer(meta, "action_count", game.num_actions, game.num_actions)
     _check_policy(f, meta["policy"], size, actions, actor)
+    if meta["policy"]["class"] == "HeadsPolicy":
+        problem = heads_problem(meta["policy"]["heads"], game.name)
+        if problem:
+            raise f.fail("policy.heads", problem)
+        if features != "raw" or meta["policy"]["features_extractor_kwargs"].get("squashed", size) != size:
+            raise f.fail("policy.class", "HeadsPolicy reads the observation alone, all of it squashed: features "
+                                         f"'raw', got {features!r}")
     if "training" in meta:
         f.keys(meta["training"], "training", TRAINING_FIELDS)
         for key in TRAINING_FIELDS:
@@ -406,7 +490,7 @@ def check_meta(meta: Any, path: str | Path) -> dict[str, Any]:
 
 
 def _check_policy(f: Fields, policy: Any, size: int, actions: int, actor: int) -> None:
-    f.keys(policy, "policy", POLICY_FIELDS, (*ADVICE_FIELDS, *CRITIC_FIELDS))
+    f.keys(policy, "policy", POLICY_FIELDS, (*ADVICE_FIELDS, *CRITIC_FIELDS, *HEADS_FIELDS))
     cls = f.choice(policy, "class", POLICIES, "policy.class")
     f.choice(policy, "activation", ACTIVATIONS, "policy.activation")
     extractor = f.choice(policy, "features_extractor", EXTRACTORS, "policy.features_extractor")
@@ -422,10 +506,14 @@ def _check_policy(f: Fields, policy: Any, size: int, actions: int, actor: int) -
                                                    f"got {layers!r}")
         for i in range(len(layers)):
             f.integer(layers, i, 1, MAX_WIDTH, f"policy.net_arch.{key}[{i}]")
-    if cls == "TrunkPolicy" and net_arch["pi"] != net_arch["vf"]:
-        raise f.fail("policy.net_arch", f"must give TrunkPolicy's one trunk as equal pi and vf, got {net_arch!r}")
-    if cls == "TrunkPolicy" and not net_arch["pi"]:
-        raise f.fail("policy.net_arch.pi", "must give TrunkPolicy's trunk at least one layer")
+    if cls in ("TrunkPolicy", "HeadsPolicy") and net_arch["pi"] != net_arch["vf"]:
+        raise f.fail("policy.net_arch", f"must give {cls}'s one trunk as equal pi and vf, got {net_arch!r}")
+    if cls in ("TrunkPolicy", "HeadsPolicy") and not net_arch["pi"]:
+        raise f.fail("policy.net_arch.pi", f"must give {cls}'s trunk at least one layer")
+    if cls == "HeadsPolicy":
+        f.keys(policy, "policy", (*POLICY_FIELDS, *HEADS_FIELDS))
+    elif "heads" in policy:
+        raise f.fail("policy.heads", f"belongs to HeadsPolicy only, not {cls}")
     if cls == "AdvisedPolicy":
         f.keys(policy, "policy", (*POLICY_FIELDS, *ADVICE_FIELDS))
         f.integer(policy, "advice_start", 0, size - actions, "policy.advice_start")
@@ -454,7 +542,7 @@ def parameter_count(policy: dict[str, Any], size: int, actions: int) -> int:
     if policy["class"] == "StateCriticPolicy":  # the trunk reads the observation; the net's value head is kept
         pi[0] = policy["actor_size"]
         return dense(pi) + dense(vf) + dense([pi[-1], actions]) + dense([vf[-1], 1]) + dense([pi[-1], 1])
-    trunks = dense(pi) if policy["class"] == "TrunkPolicy" else dense(pi) + dense(vf)
+    trunks = dense(pi) if policy["class"] in ("TrunkPolicy", "HeadsPolicy") else dense(pi) + dense(vf)
     return trunks + dense([pi[-1], actions]) + dense([vf[-1], 1]) + 1
 
 

@@ -115,6 +115,7 @@ from agents.common.workers import (
 )
 from agents.games import tables
 from agents.players.features import Featurizer, default_features, feature_sets
+from agents.players.heads import heads_problem
 from agents.players.modelfile import network_problem, non_finite, write_model
 from agents.players.net import net_meta, read_net, save_net
 from agents.players.net import new_net as new_policy_value_net
@@ -171,7 +172,7 @@ DEFAULTS = {
     "pool": list(DEFAULT_POOL), "self_play_weight": 1.0, "snapshot_every": 250_000, "snapshots": 5,
     "eval_every": 250_000, "eval_games": 200, "eval_seed": EVAL_SEED, "checkpoint_every": 250_000,
     "mode": "original", "reward": ROUND_MARGIN, "features": None, "advice_prior": 3.0, "critic_warmup": 0, "init": None,
-    "trunk": "separate", "critic": "observation",
+    "trunk": "separate", "critic": "observation", "heads": [],  # heads: a --init net:'s structured heads
     "lr": 3e-4, "n_steps": 64, "batch_size": 512, "epochs": 5, "gamma": 0.995, "gae_lambda": 0.95,
     "clip": 0.2, "ent_coef": 0.01, "net": [64, 64],  # as fast to learn as 256 x 256, 4x cheaper
 }
@@ -342,10 +343,7 @@ def implied_by_net(parser: TrainingParser, init: str, given: dict) -> dict:
         meta = read_net(path)[0]
     except (OSError, ValueError) as exc:
         parser.error(f"argument --init: {exc}")
-    if meta.get("heads"):
-        parser.error(f"argument --init: {path!r} is a network with structured heads ({', '.join(meta['heads'])}), "
-                     "which MaskablePPO's policy has no place for: give a network without --heads")
-    implied = {"trunk": "shared", "features": "raw", "net": meta["hidden"]}
+    implied = {"trunk": "shared", "features": "raw", "net": meta["hidden"], "heads": meta.get("heads", [])}
     for key, value in implied.items():
         if key in given and given[key] != value:
             shown = ",".join(map(str, value)) if isinstance(value, list) else value
@@ -382,6 +380,7 @@ def read_config(parser: TrainingParser, out: Path) -> dict:
     config.setdefault("init", None)  # runs from before --init
     config.setdefault("trunk", "separate")  # runs from before --trunk
     config.setdefault("critic", "observation")  # runs from before --critic
+    config.setdefault("heads", [])  # runs from before networks with heads
     config.setdefault("update_threads", 1)  # runs from before --update-threads
     config.setdefault("game", "sobek")  # runs from before there were several games
     missing = sorted(set(DEFAULTS) - set(config))
@@ -492,6 +491,12 @@ def check_run(config: dict) -> None:
     if state_critic(config) and config["trunk"] != "shared":
         raise ValueError("--critic state gives a net: model's trunk a value network of its own: use --trunk shared "
                          "(or --init net:PATH, which sets it)")
+    problem = heads_problem(config["heads"], config["game"])
+    if problem:
+        raise ValueError(f"heads {problem}")
+    if config["heads"] and (config["trunk"] != "shared" or state_critic(config)):
+        raise ValueError(f"a network with structured heads ({', '.join(config['heads'])}) trains on its own trunk "
+                         "and value head: leave out --critic state")
     if (config["reward"] == PAIRED_MARGIN
             and Featurizer(run_features(config), run_table(config)).advice_slice is None):
         raise ValueError(f"--reward {PAIRED_MARGIN} compares the learner with the advice its features carry: "
@@ -916,9 +921,13 @@ def policy_description(config: dict) -> dict:
     """The run's network as ``sobek.json`` describes it (see :func:`agents.players.ppo.describe_policy`)."""
     featurize = Featurizer(run_features(config), run_table(config))
     cls = "TrunkPolicy" if config["trunk"] == "shared" else "MaskableActorCriticPolicy"
+    if config["heads"]:
+        cls = "HeadsPolicy"
     description = {"class": cls, "net_arch": {"pi": config["net"], "vf": config["net"]},
                    "activation": "ReLU", "features_extractor": "Log1pFeatures",
                    "features_extractor_kwargs": {"squashed": featurize.base}}
+    if config["heads"]:
+        description["heads"] = list(config["heads"])
     if state_critic(config):  # the state's entries are counts and places too: squashed as the observation's
         description.update({"class": "StateCriticPolicy", "actor_size": featurize.size,
                             "features_extractor_kwargs": {"squashed": row_size(config)}})
@@ -930,7 +939,7 @@ def policy_description(config: dict) -> dict:
 
 def new_model(config: dict, env: VecEnv, seed: int) -> MaskablePPO:
     """An untrained MaskablePPO with the run's network and hyper-parameters."""
-    policy, policy_kwargs = policy_spec(policy_description(config))
+    policy, policy_kwargs = policy_spec(policy_description(config), run_table(config))
     return MaskablePPO(
         policy, env, learning_rate=config["lr"], n_steps=config["n_steps"], batch_size=config["batch_size"],
         n_epochs=config["epochs"], gamma=config["gamma"], gae_lambda=config["gae_lambda"],
@@ -1160,9 +1169,9 @@ def train(config: dict, out: Path, resume: bool) -> Path:
 
 def save_shared_trunk(policy: dict[str, torch.Tensor], path: Path, config: dict) -> None:
     """Write a :class:`agents.players.ppo.TrunkPolicy`'s tensors as a ``net:`` model, its record naming the run."""
-    meta = net_meta(run_table(config), config["net"], training={"algo": "ppo", **config})
+    meta = net_meta(run_table(config), config["net"], training={"algo": "ppo", **config}, heads=config["heads"])
     net = new_policy_value_net(meta)
-    net.load_state_dict(net_from_policy(policy, state_critic(config)))
+    net.load_state_dict(net_from_policy(policy, state_critic(config), bool(config["heads"])))
     save_net(net, path, meta)
 
 
@@ -1198,7 +1207,8 @@ def learn(run: Run, config: dict, checkpoint: Checkpoint | None) -> MaskablePPO:
             try:  # checked when the run began; a run resumed before its first checkpoint reads it again
                 if net:  # a state critic is not in the network: it starts fresh
                     meta, tensors, _ = read_net(where)
-                    init = {**model.policy.state_dict(), **policy_from_net(tensors, state_critic(config))}
+                    init = {**model.policy.state_dict(), **policy_from_net(tensors, state_critic(config),
+                                                                                  bool(config["heads"]))}
                     spent = net_cpu_seconds(meta)
                 else:
                     init = read_model(where).policy
