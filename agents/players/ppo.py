@@ -407,9 +407,10 @@ def describe_policy(policy: MaskableActorCriticPolicy) -> dict[str, Any]:
     return description
 
 
-def policy_spec(description: dict[str, Any], table: Table) -> tuple[type[MaskableActorCriticPolicy], dict[str, Any]]:
-    """The policy class and keyword arguments of a (checked) description of a policy for ``table``, as MaskablePPO
-    takes them."""
+def policy_spec(description: dict[str, Any],
+                table: Table | None = None) -> tuple[type[MaskableActorCriticPolicy], dict[str, Any]]:
+    """The policy class and keyword arguments of a (checked) description, as MaskablePPO takes them; a
+    ``HeadsPolicy``'s heads are built for ``table``."""
     kwargs: dict[str, Any] = {
         "net_arch": {"pi": list(description["net_arch"]["pi"]), "vf": list(description["net_arch"]["vf"])},
         "activation_fn": ACTIVATIONS[description["activation"]],
@@ -421,6 +422,8 @@ def policy_spec(description: dict[str, Any], table: Table) -> tuple[type[Maskabl
     if description["class"] == "StateCriticPolicy":
         kwargs["actor_size"] = description["actor_size"]
     if description["class"] == "HeadsPolicy":
+        if table is None:
+            raise ValueError("a HeadsPolicy's heads are built for a table: give it")
         kwargs.update(game=table.game.name, num_players=table.num_players, heads=list(description["heads"]))
     return POLICIES[description["class"]], kwargs
 
@@ -431,7 +434,8 @@ def _no_learning(progress_remaining: float) -> float:
 
 def build_policy(meta: dict[str, Any]) -> MaskableActorCriticPolicy:
     """An untrained network as the (checked) metadata ``meta`` describes it, for its tensors to be loaded into."""
-    cls, kwargs = policy_spec(meta["policy"], record_table(meta))
+    heads = meta["policy"]["class"] == "HeadsPolicy"
+    cls, kwargs = policy_spec(meta["policy"], record_table(meta) if heads else None)
     observations = spaces.Box(-np.inf, np.inf, (meta["observation_size"],), np.float32)
     return cls(observations, spaces.Discrete(meta["action_count"]), _no_learning, **kwargs)
 
