@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from agents.analysis.swaps import ALL, NONE, main, swaps
+from agents.analysis.swaps import ALL, NONE, Group, format_swaps, main, swaps
 
 
 def by_name(rows: list) -> dict:
@@ -48,6 +48,16 @@ def test_the_command_prints_the_table_and_its_json(capsys: pytest.CaptureFixture
     doc = json.loads(capsys.readouterr().out)
     assert [group["name"] for group in doc["groups"]] == [NONE, ALL, "turn", "set+token"]
     assert doc["groups"][0]["margin"] is None and doc["groups"][1]["margin"] > 0  # the baseline alone has none
+
+
+def test_a_long_group_name_widens_the_first_column() -> None:
+    long = "priest+priest_characters+horizontal+horizontal_set"
+    rows = [Group(NONE, 6, 0.5, 0.2, 0.8, 0.0, math.nan, 0.0, math.nan),
+            Group(long, 6, 0.25, 0.05, 0.6, -0.25, 0.3, 3.5, 0.5)]
+    lines = format_swaps(rows, "random", "heuristic").splitlines()[2:]
+    assert lines[2].startswith(long + " ")
+    starts = {line.index("%") for line in lines[1:]}  # the wins column ends at one place on every row
+    assert len(starts) == 1 and lines[0].index("wins") + len("wins") == starts.pop() + 1
 
 
 @pytest.mark.parametrize(("args", "message"), [

@@ -141,17 +141,19 @@ def swaps(game: str, players: int, agent: str, baseline: str, groups: Sequence[s
 
 
 def format_swaps(rows: list[Group], agent: str, baseline: str) -> str:
-    """The table: a line per group, the baseline alone first."""
+    """The table: a line per group, the baseline alone first, the first column as wide as its longest name."""
+    labels = [{NONE: "none: the baseline alone", ALL: "all: the agent alone"}.get(row.name, row.name) for row in rows]
+    width = max(32, *map(len, labels))
     lines = [f"{baseline} plays one seat, {agent} taking the decisions of the phases named; {baseline} in every "
              f"other seat; {rows[0].games:,} games each, the same deals", "",
-             f"{'phases':<32} {'wins':>6} {'95% interval':>13} {'paired':>16} {'decisions':>9} {'differ':>6}"]
-    for row in rows:
+             f"{'phases':<{width}} {'wins':>6} {'95% interval':>13} {'paired':>16} {'decisions':>9} {'differ':>6}"]
+    for label, row in zip(labels, rows):
         paired = "" if row.name == NONE else f"{100 * row.difference:+.1f} ± {100 * row.margin:.1f}"
         differ = "" if math.isnan(row.differ) else f"{100 * row.differ:.0f}%"
         decisions = "" if row.name == NONE else f"{row.decisions:.1f}"
-        label = {NONE: "none: the baseline alone", ALL: "all: the agent alone"}.get(row.name, row.name)
-        lines.append(f"{label:<32} {100 * row.share:5.1f}% [{100 * row.low:4.1f}, {100 * row.high:4.1f}] "
-                     f"{paired:>16} {decisions:>9} {differ:>6}")
+        interval = f"[{100 * row.low:4.1f}, {100 * row.high:4.1f}]"
+        lines.append(f"{label:<{width}} {100 * row.share:5.1f}% {interval:>13} {paired:>16} {decisions:>9} "
+                     f"{differ:>6}")
     return "\n".join(lines)
 
 
