@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import re
-import zipfile
 from pathlib import Path
 
 import numpy as np
 import pytest
 import torch
-from test_net import tiny_net
+from test_net import tiny_net, with_record
 
 import agents
 import sobek_env
@@ -131,26 +129,14 @@ def test_a_network_with_heads_records_them_and_plays(tmp_path: Path) -> None:
 def test_a_record_with_bad_heads_is_refused_naming_them(tmp_path: Path, game: str, players: int, heads: object,
                                                         message: str) -> None:
     path = tiny_net(tmp_path / "net.zip", game, players)
-    with zipfile.ZipFile(path) as archive:
-        meta, weights = json.loads(archive.read("sobek.json")), archive.read("policy.pt")
-    meta["heads"] = heads
-    bad = tmp_path / "bad.zip"
-    with zipfile.ZipFile(bad, "w") as archive:
-        archive.writestr("sobek.json", json.dumps(meta))
-        archive.writestr("policy.pt", weights)
+    bad = with_record(path, tmp_path / "bad.zip", lambda meta: meta.update(heads=heads))
     with pytest.raises(ValueError, match=re.escape(message)):
         load_net(bad)
 
 
 def test_heads_a_record_leaves_out_are_weights_the_file_cannot_fit(tmp_path: Path) -> None:
     path = tiny_net(tmp_path / "net.zip", "kleopatra", PLAYERS, heads=["hands"])
-    with zipfile.ZipFile(path) as archive:
-        meta, weights = json.loads(archive.read("sobek.json")), archive.read("policy.pt")
-    del meta["heads"]
-    bad = tmp_path / "bad.zip"
-    with zipfile.ZipFile(bad, "w") as archive:
-        archive.writestr("sobek.json", json.dumps(meta))
-        archive.writestr("policy.pt", weights)
+    bad = with_record(path, tmp_path / "bad.zip", lambda meta: meta.pop("heads"))
     with pytest.raises(ValueError, match="its tensors do not fit the network"):
         load_net(bad)
 

@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -77,15 +78,20 @@ def test_a_network_file_given_as_ppo_names_the_net_spec(tmp_path: Path) -> None:
         agents.make(f"ppo:{path}", game="sobek", num_players=2)
 
 
-def test_a_record_with_a_bad_field_is_refused_naming_it(tmp_path: Path) -> None:
-    path = tiny_net(tmp_path / "net.zip", "sobek", 2)
+def with_record(path: Path, out: Path, change: Callable[[dict], None]) -> Path:
+    """A copy of the network file at ``path``, written to ``out``, whose record ``change`` has edited in place."""
     with zipfile.ZipFile(path) as archive:
         meta, weights = json.loads(archive.read("sobek.json")), archive.read("policy.pt")
-    meta["hidden"] = [16, 0]
-    bad = tmp_path / "bad.zip"
-    with zipfile.ZipFile(bad, "w") as archive:
+    change(meta)
+    with zipfile.ZipFile(out, "w") as archive:
         archive.writestr("sobek.json", json.dumps(meta))
         archive.writestr("policy.pt", weights)
+    return out
+
+
+def test_a_record_with_a_bad_field_is_refused_naming_it(tmp_path: Path) -> None:
+    path = tiny_net(tmp_path / "net.zip", "sobek", 2)
+    bad = with_record(path, tmp_path / "bad.zip", lambda meta: meta.update(hidden=[16, 0]))
     with pytest.raises(ValueError, match="field 'hidden' must be 1 to 8 layers"):
         load_net(bad)
 
