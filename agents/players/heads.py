@@ -132,6 +132,15 @@ def heads_problem(heads: object, game: str) -> str | None:
     return None
 
 
+def add_heads(heads: nn.ModuleDict, observations: torch.Tensor, latent: torch.Tensor,
+              logits: torch.Tensor) -> torch.Tensor:
+    """``logits`` (the policy's linear head over the trunk's ``latent``) with each of ``heads``' scores added, from
+    the raw ``observations`` and the latent."""
+    for head in heads.values():
+        logits = head(observations, latent, logits)
+    return logits
+
+
 def build_heads(game: str, heads: list[str], num_players: int, latent: int) -> nn.ModuleDict:
     """The (checked) ``heads`` of a network of ``game`` whose trunk ends in ``latent`` units."""
     return nn.ModuleDict({name: HEADS[game][name](num_players, latent) for name in heads})

@@ -28,7 +28,7 @@ from torch import nn
 
 from agents.players import modelfile
 from agents.players.base import PolicyAgent
-from agents.players.heads import build_heads, heads_problem
+from agents.players.heads import add_heads, build_heads, heads_problem
 from agents.players.modelfile import MAX_LAYERS, MAX_PARAMETERS, MAX_WIDTH, NET_FILE, NET_FORMAT, Fields
 from sobek_env.game import Table
 
@@ -56,9 +56,7 @@ class PolicyValueNet(nn.Module):
     def forward(self, observations: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """(logits [n, actions], values [n]) of a batch of raw observations."""
         latent = self.trunk(torch.log1p(observations.clamp(min=0)))
-        logits = self.policy(latent)
-        for head in self.heads.values():
-            logits = head(observations, latent, logits)
+        logits = add_heads(self.heads, observations, latent, self.policy(latent))
         return logits, torch.tanh(self.value(latent)).squeeze(1)
 
 

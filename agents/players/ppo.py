@@ -26,7 +26,7 @@ from torch import nn
 from agents.players import modelfile
 from agents.players.base import PolicyAgent
 from agents.players.features import Featurizer, feature_sets, feature_size
-from agents.players.heads import build_heads, heads_problem
+from agents.players.heads import add_heads, build_heads, heads_problem
 from agents.players.modelfile import (
     MAX_LAYERS,
     MAX_PARAMETERS,
@@ -156,13 +156,15 @@ class TrunkPolicy(MaskableActorCriticPolicy):
     must be equal): the layout of a ``net:`` model, so that PPO can start from a network of expert iteration
     and give one back (:func:`policy_from_net`, :func:`net_from_policy`)."""
 
+    trunk_class: type[SharedTrunk] = SharedTrunk
+
     def _build_mlp_extractor(self) -> None:
         arch = self.net_arch
         if isinstance(arch, dict):
             if arch["pi"] != arch["vf"]:
                 raise ValueError(f"a shared trunk has one set of layers, got pi={arch['pi']} and vf={arch['vf']}")
             arch = arch["pi"]
-        self.mlp_extractor = SharedTrunk(self.features_dim, list(arch), self.activation_fn)
+        self.mlp_extractor = self.trunk_class(self.features_dim, list(arch), self.activation_fn)
 
 
 class HeadsTrunk(SharedTrunk):
@@ -194,24 +196,18 @@ class HeadsActionNet(nn.Module):
 
     def forward(self, latent_pi: torch.Tensor) -> torch.Tensor:
         latent, observations = latent_pi[:, :self.latent], torch.expm1(latent_pi[:, self.latent:])
-        logits = self.policy(latent)
-        for head in self.heads.values():
-            logits = head(observations, latent, logits)
-        return logits
+        return add_heads(self.heads, observations, latent, self.policy(latent))
 
 
 class HeadsPolicy(TrunkPolicy):
     """:class:`TrunkPolicy` with a network's structured ``heads`` (of ``game`` at ``num_players``), so that PPO
     can start from such a network and give one back. Its features must be the observation, all squashed."""
 
+    trunk_class = HeadsTrunk
+
     def __init__(self, *args, game: str, num_players: int, heads: list[str], **kwargs) -> None:
         self.game, self.num_players, self.head_names = game, num_players, list(heads)
         super().__init__(*args, **kwargs)
-
-    def _build_mlp_extractor(self) -> None:
-        super()._build_mlp_extractor()
-        self.mlp_extractor = HeadsTrunk(self.features_dim, list(self.net_arch["pi"] if isinstance(
-            self.net_arch, dict) else self.net_arch), self.activation_fn)
 
     def _build(self, lr_schedule: Schedule) -> None:
         super()._build(lr_schedule)

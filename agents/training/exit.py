@@ -276,6 +276,12 @@ def run_table(config: dict) -> Table:
     return load_game(config["game"]).table(config["players"], config["mode"])
 
 
+def run_net_meta(config: dict) -> dict[str, Any]:
+    """The record of the run's network: its table, layers and heads, and the run's configuration."""
+    training = {key: value for key, value in config.items() if key != "starts"}
+    return net_meta(run_table(config), config["net"], training, config["heads"])
+
+
 def check_config(config: dict) -> None:
     """ValueError naming the first field of ``config`` (new, or read back from config.json) that no run may have."""
     for key in DEFAULTS:
@@ -792,11 +798,8 @@ def train(config: dict, out: Path, resume: bool, progress: bool = True) -> Path:
 
     torch.set_num_threads(1)  # small batches; and the labelling workers are forked from this process
     run = ExitRun(out)
-    table = run_table(config)
     torch.manual_seed(int(np.random.default_rng([config["seed"], 0]).integers(2**31)))
-    meta = net_meta(table, config["net"], {key: value for key, value in config.items() if key != "starts"},
-                    config["heads"])
-    net = new_net(meta)
+    net = new_net(run_net_meta(config))
     optimizer = torch.optim.Adam(net.parameters(), lr=config["lr"])
     state = run.last_iteration(net, optimizer) if resume else None
     done = state["iteration"] if state else 0
@@ -819,8 +822,7 @@ def train(config: dict, out: Path, resume: bool, progress: bool = True) -> Path:
         decisions += examples
         cpu = spent + cpu_seconds() - start
         config["cpu_hours"] = round(cpu / 3600, 4)
-        meta = net_meta(table, config["net"], {key: value for key, value in config.items() if key != "starts"},
-                        config["heads"])
+        meta = run_net_meta(config)
         run.save_iteration(iteration, net, optimizer, meta,
                            {"iteration": iteration, "decisions": decisions, "cpu_seconds": cpu})
         run.write_config(config)
