@@ -567,8 +567,9 @@ def rows(games: tuple[str, ...] = GAMES, breakdown: bool = False) -> list[Row]:
     return [row for name in games for row in game_rows(load_game(name), breakdown)] + peers
 
 
-def measure(all_rows: list[Row], rounds: int, budget: float) -> dict[str, Figure | str]:
-    """Best round of each row (highest steps/s); a peer that cannot be imported maps to MISSING."""
+def measure(all_rows: list[Row], rounds: int, budget: float, warm_up: bool = True) -> dict[str, Figure | str]:
+    """Best round of each row (highest steps/s); a peer that cannot be imported maps to MISSING. Without
+    ``warm_up`` (--quick) the first game's imports and caches count in its figures."""
     loops: dict[str, Loop] = {}
     best: dict[str, Figure | str] = {}
     for row in all_rows:
@@ -577,7 +578,8 @@ def measure(all_rows: list[Row], rounds: int, budget: float) -> dict[str, Figure
         except ImportError:
             best[row.key] = MISSING
             continue
-        loops[row.key](0.0)  # warm-up: one game, outside the figures
+        if warm_up:
+            loops[row.key](0.0)  # one game, outside the figures
     for _ in range(rounds):  # interleaved, so a burst of outside load hits every row alike
         for key, loop in loops.items():
             figure = loop(budget)
@@ -714,7 +716,7 @@ def main(argv: list[str] | None = None) -> int:
     games = tuple(args.game or GAMES)
     rounds, budget = (1, 0.15) if args.quick else (3, 2.5)
     all_rows = rows(games, args.breakdown)
-    figures = measure(all_rows, rounds, budget)
+    figures = measure(all_rows, rounds, budget, warm_up=not args.quick)
     print(f"Environment speed of {', '.join(games)} ({'quick' if args.quick else 'full'} mode: best of {rounds} "
           f"interleaved round(s) of {budget} CPU s per loop, seed {SEED})")
     print(f"Python {platform.python_version()}, {platform.system()} {platform.machine()}\n")

@@ -241,7 +241,7 @@ def test_seeded_games_against_the_heuristic_are_the_same_on_both_paths(name: str
     others = RolloutPolicy(table, "heuristic")
     searched = 0
     # the short run's determinizations as few as before the budget ladder (the Python twin plays every one)
-    spec = "ismcts" if LONG else "ismcts:simulations=16"
+    spec = "ismcts" if LONG else "ismcts:simulations=8"
     for seed in range(4 if LONG else 1):
         fast = make(spec, game=name, num_players=num_players, seed=seed)
         slow = make(spec, game=name, num_players=num_players, seed=seed)

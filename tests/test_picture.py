@@ -83,7 +83,7 @@ def test_every_change_the_text_picture_shows_is_drawn(game_name: str, n: int, st
     """The text picture is the reference of what a seat sees: whenever it changes (its list of legal actions
     aside), the drawn picture changes too."""
     game = load_game(game_name)
-    states = play(game_name, n, seed=20 + n, every=1)[start:start + 60]
+    states = play(game_name, n, seed=20 + n, every=1)[start:start + 40]
     text = [[game.render_text(s, seat).partition("\nLegal: ")[0] for seat in range(n)] for s in states]
     pictures = [[game.render_rgb(s, seat) for seat in range(n)] for s in states]
     changes = 0

@@ -166,7 +166,7 @@ def mutate_counter(doc: dict, rules: Rules, data: st.DataObject) -> None:
 
 
 @given(states, st.data())
-@examples(25)
+@examples(15)
 def test_documents_with_a_mutated_counter_load_and_play_to_the_end_or_name_the_field(s: GameState,
                                                                                     data: st.DataObject) -> None:
     """An accepted document plays to the end keeping every invariant, and reloads at the end."""

@@ -1,7 +1,9 @@
-"""Whole games: invariants after every action, masks, JSON round trips, reproducibility."""
+"""Whole games: invariants after every action, masks, JSON round trips, reproducibility. ``SOBEK_LONG=1`` checks
+the invariants over more games."""
 
 from __future__ import annotations
 
+import os
 import random
 
 import numpy as np
@@ -12,7 +14,8 @@ from sobek_env import GameState
 from sobek_env.game import python_state
 from sobek_env.sobek.invariants import check
 
-GAMES_PER_COUNT = 200
+LONG = os.environ.get("SOBEK_LONG") == "1"
+GAMES_PER_COUNT = 200 if LONG else 80
 
 
 def random_game(num_players: int, seed: int) -> tuple[GameState, list[int]]:

@@ -41,7 +41,7 @@ except ImportError as error:  # built by pip install: a missing build fails the 
 NativeState = native.NativeState
 
 LONG = os.environ.get("SOBEK_LONG") == "1"
-GAMES = 3000 if LONG else 240
+GAMES = 3000 if LONG else 150
 
 
 def _game_setup(i: int) -> tuple[int, int, dict, Policy]:
