@@ -39,7 +39,7 @@ def test_words_and_documents_survive_a_redeal_of_what_the_seat_cannot_see(game_n
     game = load_game(game_name)
     checked = 0
     for seed in range(2):
-        for state in positions(game_name, players, seed, 5 if game_name == "sobek" else 29):
+        for state in positions(game_name, players, seed, 5 if game_name == "sobek" else 29 if LONG else 53):
             actor, legal = state.current_player, state.legal_actions()
             for seat in range(players):
                 other = state.resample(seat, random.Random(seed * 7 + seat))

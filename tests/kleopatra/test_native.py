@@ -124,7 +124,7 @@ def play_both(seed: int, n: int, options: dict[str, Any]) -> int:
     return steps
 
 
-SHORT_GAMES = 0 if LONG else 50  # per player count: a few hundred games in all with FULL_GAMES
+SHORT_GAMES = 0 if LONG else 30  # per player count: over a hundred games in all with FULL_GAMES
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5])

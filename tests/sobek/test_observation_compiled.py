@@ -2,7 +2,7 @@
 and its decoder reads exactly what the Python reference reads.
 
 The extension is built by the package's install (``make test`` installs it), so its absence is a
-failure here, not a skip.
+failure here, not a skip. ``SOBEK_LONG=1`` plays more games.
 """
 
 from __future__ import annotations
@@ -28,7 +28,8 @@ from sobek_env.sobek.view import View
 
 from .scenario import SCENARIOS, load
 
-GAMES = 10  # random games per player count and mode, every seat observed at every step
+LONG = os.environ.get("SOBEK_LONG") == "1"
+GAMES = 40 if LONG else 6  # random games per player count and mode, every seat observed at every step
 
 
 def compiled_module():
