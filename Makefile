@@ -22,7 +22,7 @@ XDIST = -n auto --dist loadscope
 
 # The 20 slowest tests are listed at the end, to keep the suite within its few minutes. OpenBLAS keeps to one
 # thread in each worker: with a thread per core in each of them the workers' numpy calls contend for the cores
-# (the suite took 40 s longer on 2 cores).
+# (in one pair of runs on 2 cores the suite took 40 s longer; runs differ by about 20 s on their own).
 test: $(STAMP)
 	OPENBLAS_NUM_THREADS=1 $(PY) -m pytest -q $(XDIST) --durations=20
 

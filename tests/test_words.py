@@ -14,6 +14,7 @@ from sobek_env.game import python_state
 from sobek_env.registry import load_game
 
 LONG = os.environ.get("SOBEK_LONG") == "1"
+EVERY = {"sobek": 5, "kleopatra": 29 if LONG else 53}  # positions of a game the redeal check looks at: every Nth
 TABLES = [("sobek", 2), ("sobek", 4), ("kleopatra", 3), ("kleopatra", 5)]
 # Choices made in the open that may leave no trace on the table, so two of them can look alike afterwards
 # though each was seen: an opponent chosen for a power with nothing to take (Sobek rules §4), and where
@@ -39,7 +40,7 @@ def test_words_and_documents_survive_a_redeal_of_what_the_seat_cannot_see(game_n
     game = load_game(game_name)
     checked = 0
     for seed in range(2):
-        for state in positions(game_name, players, seed, 5 if game_name == "sobek" else 29 if LONG else 53):
+        for state in positions(game_name, players, seed, EVERY[game_name]):
             actor, legal = state.current_player, state.legal_actions()
             for seat in range(players):
                 other = state.resample(seat, random.Random(seed * 7 + seat))
