@@ -53,15 +53,19 @@ class Log1pFeatures(BaseFeaturesExtractor):
 
     With ``squashed`` entries given, only those first ones are squashed; the rest (derived
     features, see :mod:`agents.players.features`, already scaled and possibly negative) pass as they are.
+    With ``reads`` given, the network reads only the first ``reads`` entries of a row: what follows is for
+    training alone (``train.py --imitation``: the teacher's choice, which the loss reads and the policy must not),
+    and a row of those first entries alone plays as well.
     """
 
-    def __init__(self, observation_space: spaces.Box, squashed: int | None = None) -> None:
+    def __init__(self, observation_space: spaces.Box, squashed: int | None = None, reads: int | None = None) -> None:
         size = int(np.prod(observation_space.shape))
-        super().__init__(observation_space, features_dim=size)
-        self.squashed = size if squashed is None else squashed
+        self.reads = size if reads is None else reads
+        super().__init__(observation_space, features_dim=self.reads)
+        self.squashed = self.reads if squashed is None else squashed
 
     def forward(self, observations: torch.Tensor) -> torch.Tensor:
-        flat = observations.flatten(1)
+        flat = observations.flatten(1)[:, :self.reads]
         if self.squashed == flat.shape[1]:
             return torch.log1p(flat)
         return torch.cat((torch.log1p(flat[:, :self.squashed]), flat[:, self.squashed:]), dim=1)
@@ -363,7 +367,7 @@ POLICIES: dict[str, type[MaskableActorCriticPolicy]] = {
     "TrunkPolicy": TrunkPolicy, "StateCriticPolicy": StateCriticPolicy, "HeadsPolicy": HeadsPolicy}
 ACTIVATIONS: dict[str, type[nn.Module]] = {"ReLU": nn.ReLU, "Tanh": nn.Tanh}
 EXTRACTORS: dict[str, tuple[type[BaseFeaturesExtractor], tuple[str, ...]]] = {
-    "Log1pFeatures": (Log1pFeatures, ("squashed",))}  # class, keyword arguments
+    "Log1pFeatures": (Log1pFeatures, ("squashed", "reads"))}  # class, keyword arguments
 ADAM_KWARGS = {"eps": 1e-5}  # what sb3's policies give Adam; a checkpoint's optimizer state assumes it
 
 
@@ -468,9 +472,11 @@ def check_meta(meta: Any, path: str | Path) -> dict[str, Any]:
     table = record_table(meta)
     actor = feature_size(features, table)
     state_critic = isinstance(meta["policy"], dict) and meta["policy"].get("class") == "StateCriticPolicy"
-    reads = actor + (critic_state_size(table) if state_critic else 0)
+    taught = taught_policy(meta["policy"])
+    reads = actor + (critic_state_size(table) if state_critic else 0) + (game.num_actions if taught else 0)
     if size != reads:
-        what = f"its features {features!r}" + (" and the state its critic reads" if state_critic else "")
+        what = f"its features {features!r}" + (" and the state its critic reads" if state_critic else "") + \
+            (" and the teacher's choice its training read" if taught else "")
         raise ValueError(f"model {str(path)!r} reads vectors of shape ({size},) but {what} now give ({reads},) for "
                          f"{table.num_players} players; retrain the model")
     actions = f.integer(meta, "action_count", game.num_actions, game.num_actions)
@@ -479,7 +485,7 @@ def check_meta(meta: Any, path: str | Path) -> dict[str, Any]:
         problem = heads_problem(meta["policy"]["heads"], game.name)
         if problem:
             raise f.fail("policy.heads", problem)
-        if features != "raw" or meta["policy"]["features_extractor_kwargs"].get("squashed", size) != size:
+        if features != "raw" or meta["policy"]["features_extractor_kwargs"].get("squashed", actor) != actor:
             raise f.fail("policy.class", "HeadsPolicy reads the observation alone, all of it squashed: features "
                                          f"'raw', got {features!r}")
     if "training" in meta:
@@ -496,8 +502,12 @@ def _check_policy(f: Fields, policy: Any, size: int, actions: int, actor: int) -
     extractor = f.choice(policy, "features_extractor", EXTRACTORS, "policy.features_extractor")
     kwargs = f.keys(policy["features_extractor_kwargs"], "policy.features_extractor_kwargs",
                     (), EXTRACTORS[extractor][1])
+    if "reads" in kwargs:  # a run with --imitation: the row's last entries are the teacher's one-hot choice
+        f.integer(kwargs, "reads", actor, actor, "policy.features_extractor_kwargs.reads")
+        if cls in ("AdvisedPolicy", "StateCriticPolicy"):
+            raise f.fail("policy.features_extractor_kwargs.reads", f"does not go with {cls}")
     if "squashed" in kwargs:
-        f.integer(kwargs, "squashed", 0, size, "policy.features_extractor_kwargs.squashed")
+        f.integer(kwargs, "squashed", 0, kwargs.get("reads", size), "policy.features_extractor_kwargs.squashed")
     net_arch = f.keys(policy["net_arch"], "policy.net_arch", ("pi", "vf"))
     for key in ("pi", "vf"):
         layers = net_arch[key]
@@ -533,11 +543,19 @@ def _check_policy(f: Fields, policy: Any, size: int, actions: int, actor: int) -
                                         f"the {MAX_PARAMETERS:,} a model file may hold")
 
 
+def taught_policy(policy: Any) -> bool:
+    """Whether a policy's description (perhaps not checked yet) reads only the first entries of its rows, those
+    after being a teacher's choice for training alone (``train.py --imitation``)."""
+    kwargs = policy.get("features_extractor_kwargs") if isinstance(policy, dict) else None
+    return isinstance(kwargs, dict) and "reads" in kwargs
+
+
 def parameter_count(policy: dict[str, Any], size: int, actions: int) -> int:
     """The parameters of the network a description builds (its linear layers and heads)."""
     def dense(sizes: list[int]) -> int:
         return sum(a * b + b for a, b in pairwise(sizes))
 
+    size = policy["features_extractor_kwargs"].get("reads", size)  # the entries after are for training alone
     pi, vf = [size, *policy["net_arch"]["pi"]], [size, *policy["net_arch"]["vf"]]
     if policy["class"] == "StateCriticPolicy":  # the trunk reads the observation; the net's value head is kept
         pi[0] = policy["actor_size"]

@@ -16,7 +16,8 @@ seat of each game gets its opponent at the deal, drawn with :meth:`OpponentPool.
 The paired-margin reward plays copies of the game on with the advice, which only the Python environment does:
 :func:`native_possible` says when this environment can serve a run. With ``--critic state`` each row goes on with
 the game's ``env.state()`` vector and the learner's seat one-hot, as :class:`agents.training.sb3.TrainingEnv`
-writes them.
+writes them; with ``--imitation``, with the heuristic's choice one-hot (the batch writes the advice features,
+:class:`agents.training.kickstart.Teacher` keeps the choice).
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from agents.players.native import NativeBaseline
 from agents.players.ppo import critic_state_size, load_ppo, state_features
 from agents.players.registry import make
 from agents.training.evaluations import play_evaluation_games
+from agents.training.kickstart import Teacher
 from agents.training.rewards import LEAD_REWARDS, OUTLOOK_REWARDS, PAIRED_MARGIN, SQUASHED_ALONG, paid_lead
 from agents.training.vecenv import SharedGamesVecEnv
 from sobek_env.compiled import extension
@@ -139,17 +141,21 @@ class NativeTrainingEnv(SharedGamesVecEnv):
         self.by_lead = self.reward in LEAD_REWARDS
         featurize = Featurizer(config["features"] or default_features(game), self.table)
         self.size = featurize.base
+        self.width = featurize.size  # what the learner's network (and a snapshot of it) reads of a row
+        # with --imitation: the batch writes the advice features, whose heuristic's choice follows the observation
+        self.teacher = Teacher(self.table) if config.get("imitation", 0) > 0 else None
+        written = self.teacher.featurize if self.teacher else featurize
         tolerance = baseline(game, "heuristic")(self.table).tolerance  # the heuristic's default, as the pool's
         self._native_table = native_table(self.table)
         self.batch = batch_module.TrainingBatch(
-            game.name, num_envs, config["players"], self.size, featurize.size - self.size, game.num_actions,
+            game.name, num_envs, config["players"], self.size, written.size - self.size, game.num_actions,
             config["mode"] == "memory", native_reward(self.reward), None, float(game.score_scale),
             float(tolerance), dict(self.table.rules), self._native_table)
         # with --critic state: what the critic reads after the features (zeros in a finished game's row)
         self.extra = critic_state_size(self.table) if config.get("critic") == "state" else 0
         low = -np.inf if featurize.size != self.size or self.extra else 0.0
-        super().__init__(num_envs, spaces.Box(low, np.inf, (featurize.size + self.extra,), np.float32),
-                         spaces.Discrete(game.num_actions))
+        width = self.teacher.size if self.teacher else featurize.size + self.extra
+        super().__init__(num_envs, spaces.Box(low, np.inf, (width,), np.float32), spaces.Discrete(game.num_actions))
         # the pool's options, append-only (a game keeps the opponents it was dealt): the --pool entries, then
         # every snapshot as it comes; only the latest --snapshots of them are drawn
         self._kinds: list[str] = []
@@ -219,7 +225,7 @@ class NativeTrainingEnv(SharedGamesVecEnv):
                 rows = games[options == option]
                 external = self._externals[option]
                 if isinstance(external, Snapshot):
-                    actions[rows] = external.decide(b.pending_obs[rows], b.pending_masks[rows])
+                    actions[rows] = external.decide(b.pending_obs[rows, :self.width], b.pending_masks[rows])
                 else:
                     actions[rows] = [self._ask(external, int(i)) for i in rows]
             bad = ~b.pending_masks[games, actions[games]]
@@ -285,7 +291,7 @@ class NativeTrainingEnv(SharedGamesVecEnv):
         n = self.config["players"]
         for i in np.flatnonzero(dones).tolist():
             final = np.concatenate([b.final_obs[i], np.zeros(self.extra, np.float32)]) if self.extra \
-                else b.final_obs[i].copy()
+                else self.teacher.rows(b.final_obs[i:i + 1])[0] if self.teacher else b.final_obs[i].copy()
             infos[i] = {"terminal_observation": final, "TimeLimit.truncated": False,
                         "seat": int(b.final_seat[i]), "scores": b.final_scores[i, :n].tolist(),
                         "winners": np.flatnonzero(b.final_winners[i, :n]).tolist(),
@@ -296,8 +302,11 @@ class NativeTrainingEnv(SharedGamesVecEnv):
         return self._rows(), rewards, dones, infos
 
     def _rows(self) -> np.ndarray:
-        """The learner's rows: the batch's, then with a state critic each game's state and the learner's seat."""
+        """The learner's rows: the batch's, then with a state critic each game's state and the learner's seat (with
+        --imitation: the observation and the heuristic's choice)."""
         b = self.batch
+        if self.teacher is not None:
+            return self.teacher.rows(b.obs)
         if not self.extra:
             return b.obs.copy()
         states = [state_features(self.table, b.state(i), int(b.seats[i])) for i in range(self.num_envs)]

@@ -135,6 +135,7 @@ from agents.players.registry import make
 from agents.tournaments.tournament import wilson_interval
 from agents.training.batched import NativeTrainingEnv, native_possible
 from agents.training.evaluations import play_evaluation_games
+from agents.training.kickstart import ImitatingPPO, Teacher, teacher_features
 from agents.training.pool import OpponentPool, parse_entry
 from agents.training.rewards import (
     CAPPED_MARGIN,
@@ -173,6 +174,7 @@ DEFAULTS = {
     "eval_every": 250_000, "eval_games": 200, "eval_seed": EVAL_SEED, "checkpoint_every": 250_000,
     "mode": "original", "reward": ROUND_MARGIN, "features": None, "advice_prior": 3.0, "critic_warmup": 0, "init": None,
     "trunk": "separate", "critic": "observation", "heads": [],  # heads: a --init net:'s structured heads
+    "imitation": 0.0, "imitation_decay": 0,
     "lr": 3e-4, "n_steps": 64, "batch_size": 512, "epochs": 5, "gamma": 0.995, "gae_lambda": 0.95,
     "clip": 0.2, "ent_coef": 0.01, "net": [64, 64],  # as fast to learn as 256 x 256, 4x cheaper
 }
@@ -182,6 +184,7 @@ RANGES: dict[str, Bounds] = {
     **PPO_RANGES,
     "advice_prior": Bounds(float, 0, 100),  # a logit 100 ahead leaves the others less than float32's smallest normal
     "critic_warmup": Bounds(int, 0, MAX_STEPS), "self_play_weight": WEIGHTS,
+    "imitation": Bounds(float, 0, 100), "imitation_decay": Bounds(int, 0, MAX_STEPS),
     "snapshots": Bounds(int, 1, 100),  # each a network held in every environment worker
     "checkpoint_every": STEPS, "n_steps": Bounds(int, 1, MAX_ROLLOUT), "update_threads": Bounds(int, 1, 256),
 }
@@ -271,6 +274,14 @@ def build_parser() -> TrainingParser:
                      help="learner steps at the start during which only the value function learns: the policy "
                           "keeps its starting play (with advice, the heuristic's) until the value function can "
                           f"judge it (default {default_text('critic_warmup')})")
+    teach = parser.add_argument_group("imitation (kickstarting: agents/training/kickstart.py)")
+    teach.add_argument("--imitation", type=RANGES["imitation"], metavar="W",
+                       help="with --features raw: add W times the cross-entropy between the policy and the "
+                            "heuristic's choice on the learner's own states to PPO's loss (the network still reads "
+                            f"the observation alone; default {d['imitation']:g}: none)")
+    teach.add_argument("--imitation-decay", type=RANGES["imitation_decay"], metavar="N",
+                       help="learner steps over which the imitation's weight falls linearly from W to 0 "
+                            f"(default {d['imitation_decay']}: it stays W)")
     pool = parser.add_argument_group("opponents")
     pool.add_argument("--pool", nargs="*", metavar="SPEC[@WEIGHT]",
                       help=f"fixed opponents and their weights (default {default_text('pool')}); "
@@ -381,6 +392,8 @@ def read_config(parser: TrainingParser, out: Path) -> dict:
     config.setdefault("trunk", "separate")  # runs from before --trunk
     config.setdefault("critic", "observation")  # runs from before --critic
     config.setdefault("heads", [])  # runs from before networks with heads
+    config.setdefault("imitation", 0.0)  # runs from before --imitation
+    config.setdefault("imitation_decay", 0)
     config.setdefault("update_threads", 1)  # runs from before --update-threads
     config.setdefault("game", "sobek")  # runs from before there were several games
     missing = sorted(set(DEFAULTS) - set(config))
@@ -450,9 +463,16 @@ def run_features(config: dict) -> str:
 
 
 def row_size(config: dict) -> int:
-    """The entries of the learner's row: its features, then with --critic state what the critic reads besides."""
+    """The entries of the learner's row: its features, then with --critic state what the critic reads besides, or
+    with --imitation the heuristic's choice, one-hot."""
     table = run_table(config)
-    return Featurizer(run_features(config), table).size + (critic_state_size(table) if state_critic(config) else 0)
+    extra = critic_state_size(table) if state_critic(config) else table.game.num_actions if imitating(config) else 0
+    return Featurizer(run_features(config), table).size + extra
+
+
+def imitating(config: dict) -> bool:
+    """Whether the run's loss imitates the heuristic (``--imitation`` above 0)."""
+    return config.get("imitation", 0) > 0
 
 
 def state_critic(config: dict) -> bool:
@@ -494,6 +514,14 @@ def check_run(config: dict) -> None:
     problem = heads_problem(config["heads"], config["game"])
     if problem:
         raise ValueError(f"heads {problem}")
+    if imitating(config):
+        if run_features(config) != "raw":
+            raise ValueError(f"--imitation teaches a network that reads the observation alone: use --features raw "
+                             f"(or --init net:PATH), not {run_features(config)}")
+        if state_critic(config):
+            raise ValueError("--imitation and --critic state both add entries to the learner's rows: give one")
+        if teacher_features(config["game"]) is None:
+            raise ValueError(f"--imitation: {config['game']} has no heuristic's choice to imitate")
     if config["heads"] and (config["trunk"] != "shared" or state_critic(config)):
         raise ValueError(f"a network with structured heads ({', '.join(config['heads'])}) trains on its own trunk "
                          "and value head: leave out --critic state")
@@ -560,11 +588,13 @@ class TrainingEnv(sobek_env.SingleAgentEnv):
 
     With ``critic_state`` (``--critic state``) each row goes on with what a state critic reads
     (:func:`agents.players.ppo.critic_state_size`): ``env.state()``, the full-information vector, and the learner's
-    seat one-hot; a finished game's row has zeros there (its value is never asked).
+    seat one-hot; a finished game's row has zeros there (its value is never asked). With ``imitation``
+    (``--imitation``, raw features) it goes on with the heuristic's choice instead, one-hot
+    (:class:`agents.training.kickstart.Teacher`).
     """
 
     def __init__(self, pool: OpponentPool, reward: str, features: str = "raw", critic_state: bool = False,
-                 **kwargs) -> None:
+                 imitation: bool = False, **kwargs) -> None:
         by_lead = reward in LEAD_REWARDS
         self.paired = reward == PAIRED_MARGIN
         super().__init__(pool, num_players=pool.num_players, game=pool.game,
@@ -578,7 +608,11 @@ class TrainingEnv(sobek_env.SingleAgentEnv):
             raise ValueError(f"reward {PAIRED_MARGIN} compares the learner with its advice: use features that "
                              f"carry one (advice), not {features!r}")
         self.critic_state = critic_state
-        width = self.featurize.size + (critic_state_size(self.table) if critic_state else 0)
+        self.teacher = Teacher(self.table) if imitation else None
+        if self.teacher is not None and (features != "raw" or critic_state):
+            raise ValueError("a learner taught by the heuristic's choices reads the raw observation, no state critic")
+        width = self.teacher.size if self.teacher else \
+            self.featurize.size + (critic_state_size(self.table) if critic_state else 0)
         if width != self.observation_space.shape[0]:
             self.observation_space = gymnasium.spaces.Box(-np.inf, np.inf, (width,), np.float32)
         self._observer = self.table.game.observer(self.num_players, self.table.observation_mode)
@@ -586,6 +620,10 @@ class TrainingEnv(sobek_env.SingleAgentEnv):
         self.twin: float | None = None  # with paired-margin: the advice's capped margin on this deal, once departed
 
     def _features(self, observation: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        if self.teacher is not None:
+            row = self.teacher.row({"observation": observation, "action_mask": mask})
+            self._vector = row[:self.teacher.base]
+            return row
         self._vector = self.featurize({"observation": observation, "action_mask": mask})
         if not self.critic_state:
             return self._vector
@@ -754,7 +792,7 @@ def env_factory(config: dict, snapshots: Sequence[str]) -> Callable[[], Monitor]
         pool = OpponentPool([tuple(e) for e in config["pool"]], config["players"], config["mode"],
                             config["self_play_weight"], config["snapshots"], snapshots, game=config["game"])
         return Monitor(TrainingEnv(pool, config["reward"], run_features(config), state_critic(config),
-                                   observation_mode=config["mode"]))
+                                   imitating(config), observation_mode=config["mode"]))
 
     return build
 
@@ -928,6 +966,8 @@ def policy_description(config: dict) -> dict:
                    "features_extractor_kwargs": {"squashed": featurize.base}}
     if config["heads"]:
         description["heads"] = list(config["heads"])
+    if imitating(config):  # the teacher's choice follows the observation in a row: the network does not read it
+        description["features_extractor_kwargs"]["reads"] = featurize.size
     if state_critic(config):  # the state's entries are counts and places too: squashed as the observation's
         description.update({"class": "StateCriticPolicy", "actor_size": featurize.size,
                             "features_extractor_kwargs": {"squashed": row_size(config)}})
@@ -939,12 +979,18 @@ def policy_description(config: dict) -> dict:
 
 def new_model(config: dict, env: VecEnv, seed: int) -> MaskablePPO:
     """An untrained MaskablePPO with the run's network and hyper-parameters."""
-    policy, policy_kwargs = policy_spec(policy_description(config), run_table(config))
-    return MaskablePPO(
+    description = policy_description(config)
+    policy, policy_kwargs = policy_spec(description, run_table(config))
+    algorithm, imitation = MaskablePPO, {}
+    if imitating(config):
+        algorithm = ImitatingPPO
+        imitation = {"imitation": config["imitation"], "imitation_decay": config["imitation_decay"],
+                     "reads": description["features_extractor_kwargs"]["reads"]}
+    return algorithm(
         policy, env, learning_rate=config["lr"], n_steps=config["n_steps"], batch_size=config["batch_size"],
         n_epochs=config["epochs"], gamma=config["gamma"], gae_lambda=config["gae_lambda"],
         clip_range=config["clip"], ent_coef=config["ent_coef"], policy_kwargs=policy_kwargs,
-        seed=seed, device="cpu", verbose=0)
+        seed=seed, device="cpu", verbose=0, **imitation)
 
 
 def summarize_evaluation(results: Sequence[tuple[float, float]]) -> tuple[float, float, float, float]:
