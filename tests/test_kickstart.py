@@ -197,3 +197,23 @@ def test_imitation_refuses_options_that_do_not_fit_it(tmp_path: Path, extra: lis
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
     assert not (tmp_path / "run").exists()
+
+
+def test_keep_evaluated_keeps_each_evaluations_models_and_a_resume_drops_the_lost_ones(tmp_path: Path) -> None:
+    from agents.training.rundir import Run
+
+    init, out = tiny_net(tmp_path / "init.zip"), tmp_path / "run"
+    small = [*SMALL_RUN]
+    small[small.index("--eval-every") + 1] = "256"
+    train.main(["--players", "2", "--timesteps", "512", "--init", f"net:{init}", "--keep-evaluated",
+                "--out", str(out), *small])
+    kept = sorted(path.name for path in (out / "evaluated").iterdir())
+    assert kept == ["step_0000000256.net.zip", "step_0000000256.zip", "step_0000000512.net.zip",
+                    "step_0000000512.zip"]
+    final, last = read_net(out / "net.zip")[1], read_net(out / "evaluated" / "step_0000000512.net.zip")[1]
+    assert all(torch.equal(final[name], last[name]) for name in final)
+    first = agents.make(f"net:{out / 'evaluated' / 'step_0000000256.net.zip'}", game="sobek", num_players=2)
+    assert first.name == "net"
+    assert read_meta_document(out / "evaluated" / "step_0000000256.zip", PPO_FILE)["timesteps"] == 256
+    assert Run(out).drop_evaluations_after(256) == 1  # as a resume from 256 steps does
+    assert sorted(path.name for path in (out / "evaluated").iterdir()) == kept[:2]

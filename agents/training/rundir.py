@@ -65,6 +65,7 @@ class Run:
         self.checkpoints = out / "checkpoints"
         self.snapshots = out / "snapshots"
         self.evaluations = out / "eval.csv"
+        self.evaluated = out / "evaluated"  # with --keep-evaluated: each evaluation's model
 
     def write_config(self, config: dict) -> None:
         """Write config.json (aside, then renamed, so that a crash leaves the old one)."""
@@ -187,12 +188,28 @@ class Run:
 
     def drop_evaluations_after(self, steps: int) -> int:
         """Remove the evaluations of steps beyond ``steps`` (made by a continuation that was lost, and made
-        again by the run resuming at ``steps``); how many were removed."""
+        again by the run resuming at ``steps``), and their kept models; how many evaluations were removed."""
         columns, rows = self.read_evaluations()
         kept = [row for row in rows if not row.get("timesteps", "").isdigit() or int(row["timesteps"]) <= steps]
         if len(kept) < len(rows):
             self.write_evaluations(columns, kept)
+        for path in self.evaluated.glob("step_*.zip") if self.evaluated.is_dir() else ():
+            number = path.name.removeprefix("step_").split(".")[0]
+            if number.isdigit() and int(number) > steps:
+                path.unlink()
         return len(rows) - len(kept)
+
+    def keep_evaluated(self, steps: int, model: Path) -> Path:
+        """Keep a copy of the model file an evaluation at ``steps`` played (written aside, then renamed); its
+        path, beside which a ``net:`` model of it may go (:meth:`evaluated_net`)."""
+        self.evaluated.mkdir(parents=True, exist_ok=True)
+        path = self.evaluated / f"step_{steps:010d}.zip"
+        write_atomic(path, model.read_bytes())
+        return path
+
+    def evaluated_net(self, steps: int) -> Path:
+        """Where the ``net:`` model of the evaluation at ``steps`` goes."""
+        return self.evaluated / f"step_{steps:010d}.net.zip"
 
 
 # ---------------------------------------------------------------- the command line of a run's directory

@@ -53,7 +53,8 @@ Every option's range is checked before anything is written.
 
 The run directory --out holds config.json (the full configuration, seeds and
 each start), tb/ (tensorboard --logdir DIR/tb), eval.csv, snapshots/,
-checkpoints/ and the final model.zip, which plays as ppo:DIR/model.zip.
+checkpoints/ and the final model.zip, which plays as ppo:DIR/model.zip; with
+--keep-evaluated also evaluated/, the model of each evaluation.
 
 With --backend rllib the training is RLlib's PPO, multi-agent self-play (needs the ray extra):
 sobek-env train --backend rllib --help.
@@ -165,7 +166,7 @@ DEFAULT_ENVS = 128
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 BROKEN_PIPE = (EOFError, BrokenPipeError, ConnectionResetError)
 # what --resume may change besides --out: a longer run, another machine
-RESUMABLE = ("timesteps", "envs", "update_threads")
+RESUMABLE = ("timesteps", "envs", "update_threads", "keep_evaluated")
 
 DEFAULTS = {
     "game": "sobek", "players": None, "timesteps": None, "seed": None,
@@ -174,7 +175,7 @@ DEFAULTS = {
     "eval_every": 250_000, "eval_games": 200, "eval_seed": EVAL_SEED, "checkpoint_every": 250_000,
     "mode": "original", "reward": ROUND_MARGIN, "features": None, "advice_prior": 3.0, "critic_warmup": 0, "init": None,
     "trunk": "separate", "critic": "observation", "heads": [],  # heads: a --init net:'s structured heads
-    "imitation": 0.0, "imitation_decay": 0,
+    "imitation": 0.0, "imitation_decay": 0, "keep_evaluated": False,
     "lr": 3e-4, "n_steps": 64, "batch_size": 512, "epochs": 5, "gamma": 0.995, "gae_lambda": 0.95,
     "clip": 0.2, "ent_coef": 0.01, "net": [64, 64],  # as fast to learn as 256 x 256, 4x cheaper
 }
@@ -300,6 +301,10 @@ def build_parser() -> TrainingParser:
                           help=f"games per baseline at each evaluation (default {d['eval_games']})")
     schedule.add_argument("--checkpoint-every", type=RANGES["checkpoint_every"],
                           help=f"steps between checkpoints (default {d['checkpoint_every']})")
+    schedule.add_argument("--keep-evaluated", action="store_true",
+                          help="keep the model each evaluation played as DIR/evaluated/step_N.zip (with a shared "
+                               "trunk also step_N.net.zip, a net: model), to play the best one eval.csv shows "
+                               "(checkpoints keep only the last two)")
     ppo = parser.add_argument_group("PPO")
     ppo.add_argument("--lr", type=RANGES["lr"], help=f"learning rate (default {d['lr']})")
     ppo.add_argument("--n-steps", type=RANGES["n_steps"],
@@ -394,6 +399,7 @@ def read_config(parser: TrainingParser, out: Path) -> dict:
     config.setdefault("heads", [])  # runs from before networks with heads
     config.setdefault("imitation", 0.0)  # runs from before --imitation
     config.setdefault("imitation_decay", 0)
+    config.setdefault("keep_evaluated", False)  # runs from before --keep-evaluated
     config.setdefault("update_threads", 1)  # runs from before --update-threads
     config.setdefault("game", "sobek")  # runs from before there were several games
     missing = sorted(set(DEFAULTS) - set(config))
@@ -440,6 +446,8 @@ def check_fields(config: dict) -> None:
                 raise ValueError(f"must be above 0, got {weight!r}")
         except ValueError as exc:
             raise fail("pool", f"gives {spec!r} a weight that {exc}") from None
+    if not isinstance(config["keep_evaluated"], bool):
+        raise fail("keep_evaluated", f"must be true or false, got {config['keep_evaluated']!r}")
     if config["init"] is not None and not isinstance(config["init"], str):
         raise fail("init", f"must be a model's path or null, got {config['init']!r}")
     if "starts" in config and not isinstance(config["starts"], list):
@@ -1168,6 +1176,10 @@ class Trainer(BaseCallback):
             save_ppo(self.model, model, model_meta(self.config, steps), with_optimizer=False)
             results = {baseline: spread(venv, "evaluation_games", games, str(model), self.config, baseline)
                        for baseline in EVAL_BASELINES}
+            if self.config["keep_evaluated"]:
+                self.run.keep_evaluated(steps, model)
+                if self.config["trunk"] == "shared":
+                    save_shared_trunk(self.model.policy.state_dict(), self.run.evaluated_net(steps), self.config)
         for baseline in EVAL_BASELINES:
             rate, low, high, margin = summarize_evaluation(results[baseline])
             row.update({f"{baseline}_win_rate": rate, f"{baseline}_low": low, f"{baseline}_high": high,
