@@ -20,12 +20,14 @@ import agents
 import sobek_env
 from agents.players.net import read_net
 from agents.sobek import PYTHON_BASELINES
+from agents.training import exit as exit_module
 from agents.training.exit import (
     DEFAULTS,
     Examples,
     ExitRun,
     Labeller,
     WarmExamples,
+    chunk_lr,
     example_weights,
     guided_by_net,
     soft_target,
@@ -222,6 +224,8 @@ def test_resuming_passes_over_a_damaged_checkpoint_to_the_one_before(tmp_path: P
     (["--warm-start", "1000", "--warm-chunk", "500", "--warm-rounds", "2"], "no --warm-rounds or --warm-share"),
     (["--warm-start", "1000", "--warm-chunk", "500", "--warm-share", "0.5"], "no --warm-rounds or --warm-share"),
     (["--warm-chunk", "-1"], "--warm-chunk: "),
+    (["--warm-start", "1000", "--warm-lr-end", "0.0001"], "--warm-lr-end lowers the learning rate from chunk to chunk"),
+    (["--warm-start", "1000", "--warm-chunk", "500", "--warm-lr-end", "0"], "--warm-lr-end: "),
     (["--phase-weights", "mosaic_square=2"], "Sobek has no phase 'mosaic_square'; its phases are turn, set,"),
     (["--phase-weights", "turn=101"], "the weight of turn must be a number from 0 to 100, got 101"),
     (["--phase-weights", "turn=2,turn=3"], "phase 'turn' is given twice"),
@@ -341,6 +345,21 @@ def test_a_streamed_warm_start_learns_fresh_chunks_keeps_none_and_repeats_itself
     # the chunks are different games: the first chunk alone is not the whole start's first 500 decisions again
     first, second = list(WarmExamples(json.loads((tmp_path / "a" / "config.json").read_text())).chunks())[:2]
     assert not np.array_equal(first.observations[:200], second.observations[:200])
+
+
+def test_a_streamed_warm_starts_learning_rate_falls_geometrically_to_its_end(tmp_path: Path, monkeypatch) -> None:
+    config = {**DEFAULTS, "warm_start": 1500, "warm_chunk": 500, "warm_lr": 1e-3, "warm_lr_end": 1e-5}
+    assert [chunk_lr(config, n) for n in range(3)] == pytest.approx([1e-3, 1e-4, 1e-5])
+    assert chunk_lr({**config, "warm_start": 1400}, 2) == pytest.approx(1e-5)  # the last chunk, shorter
+    assert chunk_lr({**config, "warm_lr_end": None}, 2) == 1e-3
+    assert chunk_lr({**config, "warm_lr": None, "warm_lr_end": None, "lr": 3e-4}, 1) == 3e-4
+    rates = []  # the run trains each chunk at its rate
+    real = exit_module.train_net
+    monkeypatch.setattr(exit_module, "train_net",
+                        lambda *args, **kwargs: rates.append(args[6]) or real(*args, **kwargs))
+    run(*TINY, "--iterations", "0", "--warm-start", "1500", "--warm-chunk", "500", "--warm-epochs", "1",
+        "--warm-lr", "0.001", "--warm-lr-end", "0.00001", "--eval-games", "0", "--out", str(tmp_path / "run"))
+    assert rates == pytest.approx([1e-3, 1e-4, 1e-5])
 
 
 def test_phase_weights_weigh_each_decision_by_the_phase_its_observation_shows() -> None:

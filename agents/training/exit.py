@@ -124,11 +124,11 @@ DEFAULTS: dict[str, Any] = {
     "epochs": 4, "lr": 1e-3, "batch_size": 256, "value_weight": 1.0, "net": [256, 256],
     "eval_games": 120, "eval_seed": EVAL_SEED, "warm_start": 0, "warm_epochs": 3, "warm_lr": None,
     "warm_rounds": 1,
-    "warm_share": 0.0, "warm_chunk": 0, "phase_weights": {}, "heads": [],
+    "warm_share": 0.0, "warm_chunk": 0, "warm_lr_end": None, "phase_weights": {}, "heads": [],
 }
 # a run made before these fields had them so
 WARM_DEFAULTS = {key: DEFAULTS[key] for key in ("warm_start", "warm_epochs", "warm_lr", "warm_share",
-                                                  "warm_rounds", "warm_chunk", "phase_weights",
+                                                  "warm_rounds", "warm_chunk", "warm_lr_end", "phase_weights",
                                                   "heads")}
 RANGES: dict[str, Bounds] = {
     "seed": SEEDS, "iterations": Bounds(int, 0, 10**6), "games": Bounds(int, 1, 10**7), "workers": Bounds(int, 1, 256),
@@ -137,9 +137,11 @@ RANGES: dict[str, Bounds] = {
     "eval_games": Bounds(int, 0, 10**6), "eval_seed": SEEDS, "warm_start": Bounds(int, 0, 10**8),
     "warm_epochs": Bounds(int, 1, 1000), "warm_rounds": Bounds(int, 1, 100),
     "warm_share": Bounds(float, 0, 0.99), "warm_lr": LEARNING_RATES, "warm_chunk": Bounds(int, 0, 10**8),
+    "warm_lr_end": LEARNING_RATES,
 }
 PHASE_WEIGHT = Bounds(float, 0, 100)  # of a phase's decisions in the policy loss (--phase-weights)
-UNSET = ("warm_lr",)  # fields whose null means "as another option" (--warm-lr: as --lr)
+# fields whose null means "as another option" (--warm-lr: as --lr; --warm-lr-end: as --warm-lr, no decay)
+UNSET = ("warm_lr", "warm_lr_end")
 CHOICES: dict[str, tuple[str, ...]] = {"game": GAMES, "mode": ("original", "memory"), "target": TARGETS,
                                        "early": EARLY, "value": VALUES, "guide": GUIDANCE}
 
@@ -215,6 +217,9 @@ def build_parser() -> TrainingParser:
                         help="play and learn the warm start's decisions C at a time, each chunk fresh games learnt "
                              "--warm-epochs times, then dropped: millions more decisions than memory holds, none "
                              "kept on disk (default 0: all at once, kept as data/iter_0000.npz)")
+    parser.add_argument("--warm-lr-end", type=RANGES["warm_lr_end"], metavar="LR",
+                        help="with --warm-chunk: the learning rate falls from --warm-lr at the first chunk to LR at "
+                             "the last, by the same factor from chunk to chunk (default: it stays --warm-lr)")
     parser.add_argument("--phase-weights", type=phase_weights, metavar="PHASE=W,...",
                         help="weigh the policy loss of the decisions of these phases (the game's phase_names, e.g. "
                              "mosaic_square=8,turn=2 in Kleopatra) by W, every other phase's by 1: the rare or hard "
@@ -302,6 +307,8 @@ def check_config(config: dict) -> None:
     if config["warm_chunk"] and (not config["warm_start"] or config["warm_rounds"] > 1 or config["warm_share"]):
         raise ValueError("--warm-chunk streams the heuristic's own games through the warm start, which it then drops: "
                          "it needs --warm-start N, and no --warm-rounds or --warm-share (which keep them)")
+    if config["warm_lr_end"] is not None and not config["warm_chunk"]:
+        raise ValueError("--warm-lr-end lowers the learning rate from chunk to chunk: it needs --warm-chunk C")
     game = load_game(config["game"])
     check_phase_weights(config["phase_weights"], game)
     if isinstance(config["players"], bool) or config["players"] not in game.player_counts:
@@ -590,6 +597,16 @@ def train_net(net: PolicyValueNet, optimizer: torch.optim.Optimizer, data: Examp
     return figures
 
 
+def chunk_lr(config: dict, number: int) -> float:
+    """The learning rate of a streamed warm start's chunk ``number`` (from 0): ``--warm-lr`` (or ``--lr``), falling
+    geometrically to ``--warm-lr-end`` at the last chunk when that is given."""
+    start = config["lr"] if config["warm_lr"] is None else config["warm_lr"]
+    chunks = -(-config["warm_start"] // config["warm_chunk"])
+    if config["warm_lr_end"] is None or chunks == 1:
+        return start
+    return start * (config["warm_lr_end"] / start) ** (number / (chunks - 1))
+
+
 def losses(net: PolicyValueNet, observations: torch.Tensor, masks: torch.Tensor, targets: torch.Tensor,
            weights: torch.Tensor, values: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     """(the cross-entropy against the policy targets, over the rows that have one; the value's squared error)."""
@@ -844,8 +861,8 @@ def train(config: dict, out: Path, resume: bool, progress: bool = True) -> Path:
             for number, chunk in enumerate(warm.chunks()):
                 before = measure(net, chunk, config["value"])  # games it never learnt from: a held-out figure
                 fresh = fresh or before
-                figures = train_net(net, optimizer, chunk, config, 0, config["warm_epochs"], config["warm_lr"],
-                                    part=number)
+                figures = train_net(net, optimizer, chunk, config, 0, config["warm_epochs"],
+                                    chunk_lr(config, number), part=number)
                 examples += len(chunk)
                 tqdm.write(f"warm start, chunk {number + 1}: {examples:,} decisions learnt; on this chunk's fresh "
                            f"games it chose the heuristic's action on {before['fresh_agreement']:.3f} before training")

@@ -22,7 +22,11 @@ model of another run, or one taught by sobek-env imitate from a
 search's replays) instead of from scratch. With --critic state (one trunk,
 as from --init net:PATH) the value function is a network of its own that
 reads the observation and env.state(), the full state with every hidden
-card, in training only; the policy reads the observation alone.
+card, in training only; the policy reads the observation alone. With --imitation W
+(--features raw) the loss also pulls the policy toward the heuristic's choice
+on the learner's own states, W falling to 0 over --imitation-decay steps
+(kickstarting, agents/training/kickstart.py); the network still reads the
+observation alone.
 
 The --envs games are shared among worker processes (one per core at most), each
 stepping its share in one call: natively where the game's engine and baselines
