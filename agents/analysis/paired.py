@@ -23,6 +23,7 @@ import argparse
 import json
 import math
 import sys
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -58,6 +59,17 @@ def share(record: GameRecord, position: int) -> float:
     return 1 / len(record.winners) if seat in record.winners else 0.0
 
 
+def mean_and_margin(differences: Sequence[float]) -> tuple[float, float]:
+    """The mean of paired ``differences`` (one per deal) and the half-width of its 95% interval (the normal
+    approximation; NaN for fewer than two deals)."""
+    n = len(differences)
+    mean = math.fsum(differences) / n
+    if n < 2:
+        return mean, math.nan
+    variance = math.fsum((d - mean) ** 2 for d in differences) / (n - 1)
+    return mean, Z95 * math.sqrt(variance / n)
+
+
 def compare(first: dict[int, GameRecord], second: dict[int, GameRecord], position: int, agent: str = "",
             baseline: str = "") -> Paired:
     """The paired comparison over the game indices both hold; ValueError if they hold none, or if a game
@@ -72,11 +84,7 @@ def compare(first: dict[int, GameRecord], second: dict[int, GameRecord], positio
                              f"and seed {b.seed} and seating {list(b.seating)} in the other: not the same deal")
     differences = [share(first[i], position) - share(second[i], position) for i in common]
     n = len(differences)
-    mean = math.fsum(differences) / n
-    margin = math.nan
-    if n > 1:
-        variance = math.fsum((d - mean) ** 2 for d in differences) / (n - 1)
-        margin = Z95 * math.sqrt(variance / n)
+    mean, margin = mean_and_margin(differences)
     mine = math.fsum(share(first[i], position) for i in common)
     return Paired(agent, baseline, n, mine / n, *wilson_interval(mine, n),
                   math.fsum(share(second[i], position) for i in common) / n, mean, margin,

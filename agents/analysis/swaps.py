@@ -30,11 +30,12 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
+from agents.analysis.paired import mean_and_margin
 from agents.common.arguments import TrainingParser, add_json_option, non_negative_int, one_line_errors, positive_int
 from agents.common.workers import die_with_parent
 from agents.players.base import BaseAgent
 from agents.players.registry import make
-from agents.tournaments.tournament import Z95, wilson_interval
+from agents.tournaments.tournament import wilson_interval
 from agents.training.evaluations import play_evaluation_games
 from sobek_env.game import Table
 from sobek_env.registry import GAMES, load_game
@@ -131,11 +132,9 @@ def swaps(game: str, players: int, agent: str, baseline: str, groups: Sequence[s
     alone = outcomes[NONE][0]
     table_rows = []
     for name, (shares, decisions, differ) in outcomes.items():
-        differences = shares - alone
-        margin = Z95 * float(np.std(differences, ddof=1)) / math.sqrt(games) if name != NONE and games > 1 \
-            else math.nan
+        mean, margin = mean_and_margin((shares - alone).tolist())
         table_rows.append(Group(name, games, float(shares.mean()), *wilson_interval(float(shares.sum()), games),
-                                float(differences.mean()), margin, decisions / games,
+                                mean, margin if name != NONE else math.nan, decisions / games,
                                 differ / decisions if decisions else math.nan))
     return table_rows
 
