@@ -217,3 +217,21 @@ def test_keep_evaluated_keeps_each_evaluations_models_and_a_resume_drops_the_los
     assert read_meta_document(out / "evaluated" / "step_0000000256.zip", PPO_FILE)["timesteps"] == 256
     assert Run(out).drop_evaluations_after(256) == 1  # as a resume from 256 steps does
     assert sorted(path.name for path in (out / "evaluated").iterdir()) == kept[:2]
+
+
+def test_a_taught_run_resumes_with_its_imitation(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    init, out = tiny_net(tmp_path / "init.zip"), tmp_path / "run"
+    small = [*SMALL_RUN]
+    small[small.index("--eval-every") + 1] = "256"
+    train.main(["--players", "2", "--timesteps", "256", "--init", f"net:{init}", "--imitation", "0.5",
+                "--checkpoint-every", "256", "--out", str(out), *small])
+    train.main(["--out", str(out), "--resume", "--timesteps", "512"])
+    config = json.loads((out / "config.json").read_text())
+    assert config["imitation"] == 0.5 and [start["timesteps"] for start in config["starts"]] == [0, 256]
+    assert read_meta_document(out / "model.zip", PPO_FILE)["timesteps"] == 512
+    config["imitation"] = "lots"  # a config.json edited by hand is refused, naming the field
+    (out / "config.json").write_text(json.dumps(config))
+    with pytest.raises(SystemExit) as exit_:
+        train.main(["--out", str(out), "--resume", "--timesteps", "768"])
+    assert exit_.value.code == 2
+    assert "its field 'imitation'" in capsys.readouterr().err
