@@ -41,7 +41,7 @@ from agents.players.native import NativeBaseline
 from agents.players.ppo import critic_state_size, load_ppo, state_features
 from agents.players.registry import make
 from agents.training.evaluations import play_evaluation_games
-from agents.training.kickstart import Teacher
+from agents.training.kickstart import Teacher, imitating
 from agents.training.rewards import LEAD_REWARDS, OUTLOOK_REWARDS, PAIRED_MARGIN, SQUASHED_ALONG, paid_lead
 from agents.training.vecenv import SharedGamesVecEnv
 from sobek_env.compiled import extension
@@ -143,7 +143,7 @@ class NativeTrainingEnv(SharedGamesVecEnv):
         self.size = featurize.base
         self.width = featurize.size  # what the learner's network (and a snapshot of it) reads of a row
         # with --imitation: the batch writes the advice features, whose heuristic's choice follows the observation
-        self.teacher = Teacher(self.table) if config.get("imitation", 0) > 0 else None
+        self.teacher = Teacher(self.table) if imitating(config) else None
         written = self.teacher.featurize if self.teacher else featurize
         tolerance = baseline(game, "heuristic")(self.table).tolerance  # the heuristic's default, as the pool's
         self._native_table = native_table(self.table)

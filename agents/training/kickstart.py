@@ -31,6 +31,11 @@ from agents.players.features import Featurizer
 from sobek_env.game import Game, Table
 
 
+def imitating(config: dict) -> bool:
+    """Whether a train.py run's loss imitates the heuristic (``--imitation`` above 0)."""
+    return config.get("imitation", 0) > 0
+
+
 def teacher_features(game: Game | str) -> str | None:
     """The feature set of ``game`` that carries the heuristic's choice (its ``advice_slice``), if it has one."""
     for name, (_, derive) in tables(game).feature_sets.items():
@@ -158,4 +163,4 @@ class ImitatingPPO(MaskablePPO):
         return imitation, agreement
 
 
-__all__ = ["ImitatingPPO", "Teacher", "teacher_features"]
+__all__ = ["ImitatingPPO", "Teacher", "imitating", "teacher_features"]

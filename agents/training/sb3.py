@@ -140,7 +140,7 @@ from agents.players.registry import make
 from agents.tournaments.tournament import wilson_interval
 from agents.training.batched import NativeTrainingEnv, native_possible
 from agents.training.evaluations import play_evaluation_games
-from agents.training.kickstart import ImitatingPPO, Teacher, teacher_features
+from agents.training.kickstart import ImitatingPPO, Teacher, imitating, teacher_features
 from agents.training.pool import OpponentPool, parse_entry
 from agents.training.rewards import (
     CAPPED_MARGIN,
@@ -480,11 +480,6 @@ def row_size(config: dict) -> int:
     table = run_table(config)
     extra = critic_state_size(table) if state_critic(config) else table.game.num_actions if imitating(config) else 0
     return Featurizer(run_features(config), table).size + extra
-
-
-def imitating(config: dict) -> bool:
-    """Whether the run's loss imitates the heuristic (``--imitation`` above 0)."""
-    return config.get("imitation", 0) > 0
 
 
 def state_critic(config: dict) -> bool:
