@@ -3,7 +3,7 @@
 Usage::
 
     sobek-env bench            # full mode, a few minutes
-    sobek-env bench --quick    # a few seconds per game (the smoke test runs this)
+    sobek-env bench --quick    # a few seconds per game, searches at 40 simulations (the smoke test runs this)
     sobek-env bench --game sobek --json figures.json
     sobek-env bench --breakdown   # also: where an AEC agent-step goes
 
@@ -74,6 +74,7 @@ CLOCK = time.process_time
 MISSING = "not installed (pip install -e .[bench])"
 PEERS = ("leduc", "texas", "gin", "gin_obs")
 SEARCH_EVERY = 10  # random steps between two positions the search row decides
+QUICK_SIMULATIONS = 40  # --quick: simulations a search decision, so that one decision fits its round
 PEER_TITLES = {"leduc": "x leduc", "texas": "x texas", "gin": "x gin", "gin_obs": "x gin+obs"}
 
 
@@ -498,7 +499,7 @@ def native_possible_for(name: str, num_players: int) -> bool:
     return native_possible({**DEFAULTS, "game": name, "players": num_players})
 
 
-def game_rows(game: Game, breakdown: bool = False) -> list[Row]:
+def game_rows(game: Game, breakdown: bool = False, quick: bool = False) -> list[Row]:
     """One game's loops at its default and largest table, and at every table its bars name (and, with
     ``breakdown``, the diagnostic loops)."""
     out = []
@@ -539,6 +540,11 @@ def game_rows(game: Game, breakdown: bool = False) -> list[Row]:
                        lambda: native_playout_loop(game, n), compare=False))
     searches = [("ismcts", SEARCH_SPECS.get(game.name, "ismcts"), "ismcts tree"),
                 ("ismcts_settings", "ismcts", "ismcts settings")]
+    if quick:
+        from agents.players.registry import with_option
+
+        searches = [(key, with_option(spec, "simulations", str(QUICK_SIMULATIONS)), f"{title} at {QUICK_SIMULATIONS} "
+                     "simulations") for key, spec, title in searches]
     for key, spec, title in searches:
         out.append(Row(f"{game.name}_{key}_{n}p", f"{game.name}: {title} (games: decisions), {n}p",
                        lambda spec=spec: search_loop(game, n, spec), compare=False))
@@ -556,7 +562,7 @@ def game_rows(game: Game, breakdown: bool = False) -> list[Row]:
     return out
 
 
-def rows(games: tuple[str, ...] = GAMES, breakdown: bool = False) -> list[Row]:
+def rows(games: tuple[str, ...] = GAMES, breakdown: bool = False, quick: bool = False) -> list[Row]:
     """Each game's loops, then the peers."""
     peers = [
         Row("leduc", "peer: leduc_holdem_v4 (PettingZoo)", lambda: pettingzoo_peer("leduc")),
@@ -564,7 +570,7 @@ def rows(games: tuple[str, ...] = GAMES, breakdown: bool = False) -> list[Row]:
         Row("gin", "peer: gin_rummy (OpenSpiel, C++)", lambda: spiel_loop("gin_rummy", observe=False)),
         Row("gin_obs", "peer: gin_rummy + observation_tensor", lambda: spiel_loop("gin_rummy", observe=True)),
     ]
-    return [row for name in games for row in game_rows(load_game(name), breakdown)] + peers
+    return [row for name in games for row in game_rows(load_game(name), breakdown, quick)] + peers
 
 
 def measure(all_rows: list[Row], rounds: int, budget: float, warm_up: bool = True) -> dict[str, Figure | str]:
@@ -708,14 +714,15 @@ def breakdown(figures: dict[str, Figure | str], games: tuple[str, ...] = GAMES) 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="a few seconds: one short round per loop")
+    parser.add_argument("--quick", action="store_true", help="a few seconds: one short round per loop, the searches "
+                        f"at {QUICK_SIMULATIONS} simulations a decision")
     parser.add_argument("--json", type=Path, metavar="PATH", help="also write the figures to PATH as JSON")
     parser.add_argument("--breakdown", action="store_true", help="also split an AEC agent-step into its parts")
     parser.add_argument("--game", choices=GAMES, action="append", help="only this game (repeatable; default: all)")
     args = parser.parse_args(argv)
     games = tuple(args.game or GAMES)
     rounds, budget = (1, 0.15) if args.quick else (3, 2.5)
-    all_rows = rows(games, args.breakdown)
+    all_rows = rows(games, args.breakdown, args.quick)
     figures = measure(all_rows, rounds, budget, warm_up=not args.quick)
     print(f"Environment speed of {', '.join(games)} ({'quick' if args.quick else 'full'} mode: best of {rounds} "
           f"interleaved round(s) of {budget} CPU s per loop, seed {SEED})")
