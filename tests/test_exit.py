@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -18,7 +19,7 @@ from processes import children, group, wait_for
 
 import agents
 import sobek_env
-from agents.players.net import read_net
+from agents.players.net import new_net, read_net
 from agents.sobek import PYTHON_BASELINES
 from agents.training import exit as exit_module
 from agents.training.exit import (
@@ -30,6 +31,7 @@ from agents.training.exit import (
     chunk_lr,
     example_weights,
     guided_by_net,
+    run_net_meta,
     soft_target,
     training_data,
 )
@@ -226,6 +228,8 @@ def test_resuming_passes_over_a_damaged_checkpoint_to_the_one_before(tmp_path: P
     (["--warm-chunk", "-1"], "--warm-chunk: "),
     (["--warm-start", "1000", "--warm-lr-end", "0.0001"], "--warm-lr-end lowers the learning rate from chunk to chunk"),
     (["--warm-start", "1000", "--warm-chunk", "500", "--warm-lr-end", "0"], "--warm-lr-end: "),
+    (["--warm-start", "1000", "--warm-dagger", "0.5"], "--warm-dagger lets the network play in the chunks"),
+    (["--warm-start", "1000", "--warm-chunk", "500", "--warm-dagger", "1.5"], "--warm-dagger: "),
     (["--phase-weights", "mosaic_square=2"], "Sobek has no phase 'mosaic_square'; its phases are turn, set,"),
     (["--phase-weights", "turn=101"], "the weight of turn must be a number from 0 to 100, got 101"),
     (["--phase-weights", "turn=2,turn=3"], "phase 'turn' is given twice"),
@@ -313,6 +317,22 @@ def test_with_a_player_the_heuristic_labels_the_states_the_player_reaches() -> N
     assert departures > 20  # the heuristic's labels are not the player's moves
 
 
+def test_a_player_s_share_of_the_decisions_mixes_its_play_with_the_heuristic_s() -> None:
+    """With ``share``, the player makes that share of the learner's decisions: none at 0 (the heuristic's own
+    games, the same examples), and at a half games that are neither the heuristic's nor the player's alone."""
+    def lowest_legal(observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        return masks.argmax(axis=1)
+
+    def examples(**kwargs: Any) -> Examples:
+        return Examples(**heuristic_examples("sobek", 2, "original", 1000, seed=5, **kwargs))
+
+    own, half, whole = examples(), examples(player=lowest_legal, share=0.5), examples(player=lowest_legal)
+    assert np.array_equal(examples(player=lowest_legal, share=0.0).observations, own.observations)
+    assert np.array_equal(examples(player=lowest_legal, share=0.5).observations, half.observations)  # seeded
+    for other in (own, whole):
+        assert not np.array_equal(half.observations[:300], other.observations[:300])
+
+
 def test_warm_rounds_add_the_network_s_own_games_labelled_by_the_heuristic(tmp_path: Path, capsys) -> None:
     out = tmp_path / "run"
     run(*TINY, "--iterations", "0", "--warm-start", "1000", "--warm-epochs", "1", "--warm-rounds", "2",
@@ -345,6 +365,26 @@ def test_a_streamed_warm_start_learns_fresh_chunks_keeps_none_and_repeats_itself
     # the chunks are different games: the first chunk alone is not the whole start's first 500 decisions again
     first, second = list(WarmExamples(json.loads((tmp_path / "a" / "config.json").read_text())).chunks())[:2]
     assert not np.array_equal(first.observations[:200], second.observations[:200])
+
+
+def test_a_streamed_dagger_lets_the_network_play_from_the_second_chunk_and_repeats_itself(tmp_path: Path,
+                                                                                           capsys) -> None:
+    nets = []
+    for name in ("a", "b"):
+        run(*TINY, "--iterations", "0", "--warm-start", "1000", "--warm-chunk", "500", "--warm-epochs", "1",
+            "--warm-dagger", "0.5", "--eval-games", "0", "--out", str(tmp_path / name))
+        nets.append(read_net(tmp_path / name / "model.zip")[1])
+    printed = capsys.readouterr().out
+    assert "(it made 50% of the learner's decisions)" in printed.split("chunk 2:")[1]
+    assert "(it made" not in printed.split("chunk 2:")[0]
+    assert all(torch.equal(nets[0][key], nets[1][key]) for key in nets[0])
+    config = json.loads((tmp_path / "a" / "config.json").read_text())
+    assert config["warm_dagger"] == 0.5
+    plain = list(WarmExamples({**config, "warm_dagger": 0.0}).chunks())
+    net = new_net(run_net_meta(config))
+    led = list(WarmExamples(config).chunks(net))
+    assert np.array_equal(led[0].observations, plain[0].observations)  # the first chunk: the heuristic's own
+    assert not np.array_equal(led[1].observations[:200], plain[1].observations[:200])
 
 
 def test_a_streamed_warm_starts_learning_rate_falls_geometrically_to_its_end(tmp_path: Path, monkeypatch) -> None:

@@ -124,12 +124,12 @@ DEFAULTS: dict[str, Any] = {
     "epochs": 4, "lr": 1e-3, "batch_size": 256, "value_weight": 1.0, "net": [256, 256],
     "eval_games": 120, "eval_seed": EVAL_SEED, "warm_start": 0, "warm_epochs": 3, "warm_lr": None,
     "warm_rounds": 1,
-    "warm_share": 0.0, "warm_chunk": 0, "warm_lr_end": None, "phase_weights": {}, "heads": [],
+    "warm_share": 0.0, "warm_chunk": 0, "warm_lr_end": None, "warm_dagger": 0.0, "phase_weights": {}, "heads": [],
 }
 # a run made before these fields had them so
 WARM_DEFAULTS = {key: DEFAULTS[key] for key in ("warm_start", "warm_epochs", "warm_lr", "warm_share",
-                                                  "warm_rounds", "warm_chunk", "warm_lr_end", "phase_weights",
-                                                  "heads")}
+                                                  "warm_rounds", "warm_chunk", "warm_lr_end", "warm_dagger",
+                                                  "phase_weights", "heads")}
 RANGES: dict[str, Bounds] = {
     "seed": SEEDS, "iterations": Bounds(int, 0, 10**6), "games": Bounds(int, 1, 10**7), "workers": Bounds(int, 1, 256),
     "temperature": Bounds(float, 0, 100, above=True), "window": Bounds(int, 1, 1000), "epochs": Bounds(int, 1, 1000),
@@ -137,7 +137,7 @@ RANGES: dict[str, Bounds] = {
     "eval_games": Bounds(int, 0, 10**6), "eval_seed": SEEDS, "warm_start": Bounds(int, 0, 10**8),
     "warm_epochs": Bounds(int, 1, 1000), "warm_rounds": Bounds(int, 1, 100),
     "warm_share": Bounds(float, 0, 0.99), "warm_lr": LEARNING_RATES, "warm_chunk": Bounds(int, 0, 10**8),
-    "warm_lr_end": LEARNING_RATES,
+    "warm_lr_end": LEARNING_RATES, "warm_dagger": Bounds(float, 0, 1),
 }
 PHASE_WEIGHT = Bounds(float, 0, 100)  # of a phase's decisions in the policy loss (--phase-weights)
 # fields whose null means "as another option" (--warm-lr: as --lr; --warm-lr-end: as --warm-lr, no decay)
@@ -220,6 +220,11 @@ def build_parser() -> TrainingParser:
     parser.add_argument("--warm-lr-end", type=RANGES["warm_lr_end"], metavar="LR",
                         help="with --warm-chunk: the learning rate falls from --warm-lr at the first chunk to LR at "
                              "the last, by the same factor from chunk to chunk (default: it stays --warm-lr)")
+    parser.add_argument("--warm-dagger", type=RANGES["warm_dagger"], metavar="P",
+                        help="with --warm-chunk: from the second chunk on, the network so far makes a share P of the "
+                             "learner's decisions and the heuristic the rest, the heuristic labelling them all "
+                             "(DAgger, streamed): the network learns the states its own play leads to "
+                             f"(default {d['warm_dagger']}: the heuristic plays them all)")
     parser.add_argument("--phase-weights", type=phase_weights, metavar="PHASE=W,...",
                         help="weigh the policy loss of the decisions of these phases (the game's phase_names, e.g. "
                              "mosaic_square=8,turn=2 in Kleopatra) by W, every other phase's by 1: the rare or hard "
@@ -309,6 +314,9 @@ def check_config(config: dict) -> None:
                          "it needs --warm-start N, and no --warm-rounds or --warm-share (which keep them)")
     if config["warm_lr_end"] is not None and not config["warm_chunk"]:
         raise ValueError("--warm-lr-end lowers the learning rate from chunk to chunk: it needs --warm-chunk C")
+    if config["warm_dagger"] and not config["warm_chunk"]:
+        raise ValueError("--warm-dagger lets the network play in the chunks of a streamed warm start: it needs "
+                         "--warm-chunk C (--warm-rounds is DAgger for a warm start kept whole)")
     game = load_game(config["game"])
     check_phase_weights(config["phase_weights"], game)
     if isinstance(config["players"], bool) or config["players"] not in game.player_counts:
@@ -772,13 +780,14 @@ class WarmExamples:
         self.config = config
         self.examples: Examples | None = None
 
-    def play(self, decisions: int, keys: Sequence[int], player: Player | None = None) -> Examples:
-        """``decisions`` of the heuristic's (with ``player``, in the states it reaches), dealt from the run's seed
-        and ``keys`` (which part of the warm start they are)."""
+    def play(self, decisions: int, keys: Sequence[int], player: Player | None = None,
+             share: float = 1.0) -> Examples:
+        """``decisions`` of the heuristic's (with ``player``, in the states it reaches making ``share`` of the
+        learner's decisions), dealt from the run's seed and ``keys`` (which part of the warm start they are)."""
         config = self.config
         seed = int(np.random.default_rng([config["seed"], 0, 2, *keys]).integers(2**62))
         return Examples(**heuristic_examples(config["game"], config["players"], config["mode"], decisions, seed,
-                                             player=player))
+                                             player=player, share=share))
 
     def get(self, run: ExitRun) -> Examples:
         if self.examples is None:
@@ -790,12 +799,17 @@ class WarmExamples:
                 self.examples.save(run.data(0))
         return self.examples
 
-    def chunks(self) -> Iterator[Examples]:
+    def chunks(self, net: PolicyValueNet | None = None) -> Iterator[Examples]:
         """A streamed warm start (``--warm-chunk C``): ``--warm-start`` decisions as chunks of at least C
-        decisions of whole games, each dealt from the run's seed and the chunk's number, none kept."""
-        size, total = self.config["warm_chunk"], self.config["warm_start"]
+        decisions of whole games, each dealt from the run's seed and the chunk's number, none kept. With
+        ``--warm-dagger P`` and ``net``, the network as it is when a chunk is played makes P of the learner's
+        decisions in every chunk after the first."""
+        size, total, share = self.config["warm_chunk"], self.config["warm_start"], self.config["warm_dagger"]
         for number, start in enumerate(range(0, total, size)):
-            yield self.play(min(size, total - start), (0, number))
+            if number and share and net is not None:
+                yield self.play(min(size, total - start), (0, number), net_player(net), share)
+            else:
+                yield self.play(min(size, total - start), (0, number))
 
     def round(self, run: ExitRun, net: PolicyValueNet, number: int) -> Examples:
         """Round ``number`` (2 onwards) of a DAgger warm start: the heuristic's choices in the states ``net``
@@ -858,14 +872,17 @@ def train(config: dict, out: Path, resume: bool, progress: bool = True) -> Path:
     try:
         if state is None and config["warm_chunk"]:  # iteration 0 streamed: fresh games, chunk by chunk
             fresh, examples = {}, 0
-            for number, chunk in enumerate(warm.chunks()):
+            for number, chunk in enumerate(warm.chunks(net)):
                 before = measure(net, chunk, config["value"])  # games it never learnt from: a held-out figure
                 fresh = fresh or before
                 figures = train_net(net, optimizer, chunk, config, 0, config["warm_epochs"],
                                     chunk_lr(config, number), part=number)
                 examples += len(chunk)
+                share = config["warm_dagger"] if number else 0
+                played = f" (it made {share:.0%} of the learner's decisions)" if share else ""
                 tqdm.write(f"warm start, chunk {number + 1}: {examples:,} decisions learnt; on this chunk's fresh "
-                           f"games it chose the heuristic's action on {before['fresh_agreement']:.3f} before training")
+                           f"games{played} it chose the heuristic's action on {before['fresh_agreement']:.3f} before "
+                           "training")
                 del chunk  # before the next is played: one chunk in memory at a time
             close_iteration(0, WARM_EXPERT, examples, fresh, figures)
         elif state is None and config["warm_start"]:  # iteration 0: the heuristic's play, in bulk

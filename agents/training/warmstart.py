@@ -12,7 +12,10 @@ target, squashed as the search squashes its rewards.
 With a ``player`` (DAgger, Ross, Gordon and Bagnell 2011), the learner's seat plays the player's choice
 instead (a network's, see :func:`net_player`) and the heuristic only labels: the examples are then the states
 the learner itself reaches, where a network taught on the heuristic's own games errs most (one wrong habit
-leads it where the heuristic never goes, and nothing taught it what to do there).
+leads it where the heuristic never goes, and nothing taught it what to do there). With a ``share`` below 1
+the player makes only that share of the learner's decisions, drawn decision by decision from the seed, and the
+heuristic the rest: the games then stray from the heuristic's by a step at a time, and the examples show both
+where its own play goes and how the heuristic would come back.
 """
 
 from __future__ import annotations
@@ -47,10 +50,11 @@ def net_player(net: torch.nn.Module) -> Player:
 
 
 def heuristic_examples(game: str, players: int, mode: str, decisions: int, seed: int,
-                       player: Player | None = None) -> dict[str, np.ndarray]:
+                       player: Player | None = None, share: float = 1.0) -> dict[str, np.ndarray]:
     """At least ``decisions`` of the heuristic's decisions with a choice, whole games only, as the fields of
     :class:`agents.training.exit.Examples`; with ``player``, the heuristic's choices in the states reached by
-    ``player`` playing the learner's seat. ValueError where the native training batch was not built."""
+    ``player`` playing the learner's seat (``share`` of its decisions with a choice, the heuristic the others).
+    ValueError where the native training batch was not built."""
     config = {"game": game, "players": players, "mode": mode, "reward": "win", "features": ADVICE,
               "pool": [("heuristic", 1.0)]}
     if not native_possible(config):
@@ -60,6 +64,7 @@ def heuristic_examples(game: str, players: int, mode: str, decisions: int, seed:
     featurize = Featurizer(ADVICE, table)
     base, (low, high) = featurize.base, featurize.advice_slice
     env = NativeTrainingEnv(config, NUM_GAMES, seed=seed)
+    mixing = np.random.default_rng([seed, 1])  # which of the learner's decisions the player makes
     rows = env.reset()
     game_of = np.arange(NUM_GAMES)  # the game each slot plays, numbered as dealt
     dealt = NUM_GAMES
@@ -73,7 +78,12 @@ def heuristic_examples(game: str, players: int, mode: str, decisions: int, seed:
             advice = rows[:, low:high]
             actions = np.where(advice.any(axis=1), advice.argmax(axis=1), masks.argmax(axis=1))
             choice = masks.sum(axis=1) > 1
-            played = actions if player is None else np.where(choice, player(rows[:, :base], masks), actions)
+            played = actions
+            if player is not None:
+                theirs = choice & (mixing.random(NUM_GAMES) < share)
+                if theirs.any():  # the player is asked about its own rows only: a network's forward pass
+                    played = actions.copy()
+                    played[theirs] = player(rows[theirs, :base], masks[theirs])
             chunks.append((rows[choice, :base].astype(np.float16), masks[choice], actions[choice].astype(np.int16),
                            game_of[choice].astype(np.int32)))
             per_game += choice
