@@ -25,7 +25,7 @@ SHIPPED_NETS = sorted((ROOT / "models").glob("*-net-*p.zip"))
 # (decisions, sha256 of the actions) of each shipped network in 3 seeded games against heuristic players, recorded
 # when it was measured: a change in the engine, the observation or the heuristic moves them
 SHIPPED_PLAY = {"sobek-net-2p.zip": (333, "1b130b2bb47758a9"), "sobek-net-3p.zip": (283, "54cc7a5d8493c186"),
-                "sobek-net-4p.zip": (193, "8f07f37ce4c7ed82"), "kleopatra-net-3p.zip": (493, "a871ae49219928bc"),
+                "sobek-net-4p.zip": (193, "8f07f37ce4c7ed82"), "kleopatra-net-3p.zip": (447, "22d505cccbe7dea5"),
                 "kleopatra-net-4p.zip": (285, "818be4101534409c"), "kleopatra-net-5p.zip": (262, "8aa051051d04e00c")}
 
 
