@@ -805,11 +805,9 @@ class WarmExamples:
         ``--warm-dagger P`` and ``net``, the network as it is when a chunk is played makes P of the learner's
         decisions in every chunk after the first."""
         size, total, share = self.config["warm_chunk"], self.config["warm_start"], self.config["warm_dagger"]
+        player = net_player(net) if share and net is not None else None
         for number, start in enumerate(range(0, total, size)):
-            if number and share and net is not None:
-                yield self.play(min(size, total - start), (0, number), net_player(net), share)
-            else:
-                yield self.play(min(size, total - start), (0, number))
+            yield self.play(min(size, total - start), (0, number), player if number else None, share)
 
     def round(self, run: ExitRun, net: PolicyValueNet, number: int) -> Examples:
         """Round ``number`` (2 onwards) of a DAgger warm start: the heuristic's choices in the states ``net``
