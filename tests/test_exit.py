@@ -463,6 +463,49 @@ def test_a_warm_start_is_iteration_0_and_a_resume_does_not_repeat_it(tmp_path: P
     assert (out / "data" / "iter_0000.npz").stat().st_mtime_ns == before
 
 
+def test_a_run_started_from_a_network_takes_its_weights_layers_and_cost_and_measures_it_first(tmp_path: Path) -> None:
+    start = tmp_path / "start"
+    run(*TINY, "--iterations", "1", "--eval-games", "0", "--out", str(start))
+    meta, tensors, _ = read_net(start / "model.zip")
+    out = tmp_path / "run"
+    tiny = [a for i, a in enumerate(TINY) if a != "--net" and (i == 0 or TINY[i - 1] != "--net")]
+    run(*tiny, "--iterations", "1", "--init", f"net:{start / 'model.zip'}", "--out", str(out))
+    with (out / "eval.csv").open(newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert [(row["iteration"], row["expert"]) for row in rows] == [("0", "the --init network"),
+                                                                   ("1", "ismcts:simulations=2")]
+    assert float(rows[0]["cpu_hours"]) >= meta["training"]["cpu_hours"]  # the network's own cost counts
+    first, tensors0, _ = read_net(out / "nets" / "iter_0000.zip")
+    assert first["hidden"] == meta["hidden"] == [16]
+    assert all(torch.equal(tensors[name], tensors0[name]) for name in tensors)  # iteration 0 is the network itself
+    _, tensors1, _ = read_net(out / "nets" / "iter_0001.zip")
+    assert not all(torch.equal(tensors[name], tensors1[name]) for name in tensors)  # then it learns
+    assert json.loads((out / "config.json").read_text())["init"] == f"net:{start / 'model.zip'}"
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--init", "model.zip"], "--init takes net:PATH, a network file"),
+    (["--init", "net:"], "--init takes net:PATH, a network file"),
+    (["--init", "net:NOWHERE/model.zip"], "'NOWHERE/model.zip' not found"),
+    (["--init", "net:START", "--warm-start", "1000"], "--init starts from a network and --warm-start teaches"),
+    (["--init", "net:START", "--net", "32"], "is a network with --net 16; leave --net out or give that"),
+    (["--init", "net:START", "--players", "3"], "was trained for num_players=2 but this table has num_players=3"),
+])
+def test_a_bad_init_network_stops_with_one_line_and_writes_nothing(tmp_path: Path, capsys, args: list[str],
+                                                                   message: str) -> None:
+    start = tmp_path / "start"
+    run(*TINY, "--iterations", "1", "--eval-games", "0", "--out", str(start))
+    capsys.readouterr()
+    out = tmp_path / "run"
+    args = [a.replace("START", str(start / "model.zip")) for a in args]
+    with pytest.raises(SystemExit) as stop:
+        run(*TINY, *args, "--out", str(out))
+    assert stop.value.code == 2
+    error = capsys.readouterr().err.strip()
+    assert len(error.splitlines()) == 1 and message in error
+    assert not (out / "config.json").exists()
+
+
 def test_kleopatra_s_warm_start_targets_are_the_python_heuristic_s_choice_on_the_stored_observation() -> None:
     """What a Kleopatra network is taught is a function of what it reads: the Python heuristic (the reference),
     asked on each stored float16 observation alone, makes the stored choice."""

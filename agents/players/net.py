@@ -105,6 +105,13 @@ def net_meta(table: Table, hidden: list[int], training: dict[str, Any] | None = 
     return meta
 
 
+def net_cpu_seconds(meta: dict) -> float:
+    """The CPU seconds that made a network, its record's ``training.cpu_hours`` (0 if the record does not say): a
+    run started from it (``--init net:PATH``) counts them, so that its CPU hours are its network's whole cost."""
+    hours = meta.get("training", {}).get("cpu_hours", 0.0)
+    return float(hours) * 3600 if isinstance(hours, (int, float)) and 0 <= hours < 1e8 else 0.0
+
+
 def new_net(meta: dict[str, Any]) -> PolicyValueNet:
     """An untrained network as the (checked) record ``meta`` describes it."""
     heads = build_heads(meta["game"], meta.get("heads", []), meta["num_players"], meta["hidden"][-1])

@@ -9,7 +9,8 @@ first learns N of the heuristic's decisions, played in the native training batch
 :mod:`agents.training.warmstart`; with ``--warm-rounds R``, R-1 more rounds of N decisions each follow in which
 the network plays the learner's seat and the heuristic labels the states it reaches, DAgger, the network training
 on all rounds' examples after each; with ``--warm-chunk C``, streamed: the N decisions are played C at a time,
-each chunk of fresh games learnt and dropped, its agreement before training a held-out figure):
+each chunk of fresh games learnt and dropped, its agreement before training a held-out figure), or from a
+network (``--init net:PATH``: its weights, layers and heads, evaluated as iteration 0):
 
 1. **Labels.** ``--games`` games are played on ``--workers`` processes. In game g the learner's seat (g mod
    players) is played by the expert, ``--expert`` (default ``ismcts``: the game's search setting); every other
@@ -87,11 +88,13 @@ from agents.common.arguments import (
 from agents.common.files import DirectoryLock, read_json, write_atomic
 from agents.common.workers import cpu_seconds, die_with_parent
 from agents.players.heads import heads_problem
+from agents.players.modelfile import NET_FILE, check_trained_for
 from agents.players.net import (
     PolicyValueNet,
     load_weights,
     masked_argmax,
     masked_log_softmax,
+    net_cpu_seconds,
     net_meta,
     net_problem,
     new_net,
@@ -125,11 +128,12 @@ DEFAULTS: dict[str, Any] = {
     "eval_games": 120, "eval_seed": EVAL_SEED, "warm_start": 0, "warm_epochs": 3, "warm_lr": None,
     "warm_rounds": 1,
     "warm_share": 0.0, "warm_chunk": 0, "warm_lr_end": None, "warm_dagger": 0.0, "phase_weights": {}, "heads": [],
+    "init": None,
 }
 # a run made before these fields had them so
 WARM_DEFAULTS = {key: DEFAULTS[key] for key in ("warm_start", "warm_epochs", "warm_lr", "warm_share",
                                                   "warm_rounds", "warm_chunk", "warm_lr_end", "warm_dagger",
-                                                  "phase_weights", "heads")}
+                                                  "phase_weights", "heads", "init")}
 RANGES: dict[str, Bounds] = {
     "seed": SEEDS, "iterations": Bounds(int, 0, 10**6), "games": Bounds(int, 1, 10**7), "workers": Bounds(int, 1, 256),
     "temperature": Bounds(float, 0, 100, above=True), "window": Bounds(int, 1, 1000), "epochs": Bounds(int, 1, 1000),
@@ -142,6 +146,8 @@ RANGES: dict[str, Bounds] = {
 PHASE_WEIGHT = Bounds(float, 0, 100)  # of a phase's decisions in the policy loss (--phase-weights)
 # fields whose null means "as another option" (--warm-lr: as --lr; --warm-lr-end: as --warm-lr, no decay)
 UNSET = ("warm_lr", "warm_lr_end")
+NET_PREFIX = "net:"  # --init net:PATH
+INIT_EXPERT = "the --init network"  # iteration 0's row in eval.csv when the run starts from a network
 CHOICES: dict[str, tuple[str, ...]] = {"game": GAMES, "mode": ("original", "memory"), "target": TARGETS,
                                        "early": EARLY, "value": VALUES, "guide": GUIDANCE}
 
@@ -229,6 +235,10 @@ def build_parser() -> TrainingParser:
                         help="weigh the policy loss of the decisions of these phases (the game's phase_names, e.g. "
                              "mosaic_square=8,turn=2 in Kleopatra) by W, every other phase's by 1: the rare or hard "
                              "decisions that cost the most games get more of the network (default: all 1)")
+    parser.add_argument("--init", metavar="net:PATH",
+                        help="start from this network (a net: file for the run's table) instead of a new one: its "
+                             "layers and heads are the run's, iteration 0 is its evaluation, and its recorded CPU "
+                             "hours start the run's; not with --warm-start (default: a new network)")
     parser.add_argument("--eval-games", type=RANGES["eval_games"], metavar="N",
                         help=f"evaluation games per iteration (0: none; default {d['eval_games']})")
     return parser
@@ -292,6 +302,42 @@ def run_net_meta(config: dict) -> dict[str, Any]:
     return net_meta(run_table(config), config["net"], training, config["heads"])
 
 
+def init_path(config: dict) -> Path | None:
+    """The network file the run starts from (``--init net:PATH``), or None."""
+    return None if config["init"] is None else Path(config["init"][len(NET_PREFIX):])
+
+
+def check_init(config: dict) -> None:
+    """ValueError unless ``--init`` is absent or of the form net:PATH, without a warm start."""
+    init = config["init"]
+    if init is None:
+        return
+    if not isinstance(init, str) or not init.startswith(NET_PREFIX) or len(init) == len(NET_PREFIX):
+        raise ValueError(f"--init takes net:PATH, a network file (sobek-env train --algo exit writes them), got "
+                         f"{init!r}")
+    if config["warm_start"]:
+        raise ValueError("--init starts from a network and --warm-start teaches a new one: give one of them")
+
+
+def init_network(config: dict, given: dict) -> dict[str, Any] | None:
+    """The record of a new run's ``--init`` network (None without one), after setting the run's ``--net`` and
+    ``--heads`` from it where they were not given; ValueError if the file cannot be read, was made for another
+    table, or has other layers or heads than those given."""
+    if config["init"] is None:
+        return None
+    check_init(config)
+    path = init_path(config)
+    meta = read_net(path)[0]
+    check_trained_for(meta, path, NET_FILE, run_table(config))
+    for key, field in (("net", "hidden"), ("heads", "heads")):
+        if key not in given:
+            config[key] = list(meta.get(field, []))
+        elif config[key] != meta.get(field, []):
+            raise ValueError(f"--init {config['init']} is a network with --{key} "
+                             f"{','.join(map(str, meta.get(field, []))) or 'none'}; leave --{key} out or give that")
+    return meta
+
+
 def check_config(config: dict) -> None:
     """ValueError naming the first field of ``config`` (new, or read back from config.json) that no run may have."""
     for key in DEFAULTS:
@@ -307,6 +353,7 @@ def check_config(config: dict) -> None:
             bounds.check(config[key])
         except ValueError as exc:
             raise ValueError(f"{key} {exc}") from None
+    check_init(config)
     if config["iterations"] == 0 and not config["warm_start"]:
         raise ValueError("--iterations 0 trains the warm start alone: give --warm-start N too, or iterations above 0")
     if config["warm_chunk"] and (not config["warm_start"] or config["warm_rounds"] > 1 or config["warm_share"]):
@@ -369,6 +416,7 @@ def configure(argv: Sequence[str] | None) -> tuple[dict, Path, bool, DirectoryLo
     if config["seed"] is None:
         config["seed"] = int(np.random.SeedSequence().entropy % 2**32)
     try:
+        init_network(config, given)
         check_config(config)
     except (OSError, ValueError) as exc:
         parser.error(str(exc))
@@ -833,6 +881,10 @@ def train(config: dict, out: Path, resume: bool, progress: bool = True) -> Path:
     state = run.last_iteration(net, optimizer) if resume else None
     done = state["iteration"] if state else 0
     spent = float(state.get("cpu_seconds", 0.0)) if state else 0.0
+    if state is None and config["init"] is not None:  # a new run from a network: its weights and its cost
+        meta, tensors, _ = read_net(init_path(config))
+        load_weights(net, tensors, init_path(config))
+        spent = net_cpu_seconds(meta)
     decisions = int(state.get("decisions", 0)) if state else 0
     config.setdefault("starts", []).append({"iteration": done, "workers": config["workers"], "time": now()})
     config["versions"] = {"python": platform.python_version(), "torch": torch.__version__, "numpy": np.__version__}
@@ -895,6 +947,9 @@ def train(config: dict, out: Path, resume: bool, progress: bool = True) -> Path:
                 data = Examples.join([data, more])
                 figures = train_net(net, optimizer, data, config, 0, config["warm_epochs"], config["warm_lr"])
             close_iteration(0, WARM_EXPERT, len(data), fresh, figures)
+        elif state is None and config["init"] is not None:  # iteration 0: the network it starts from, measured
+            close_iteration(0, INIT_EXPERT, 0, {"fresh_agreement": math.nan},
+                            {"policy_loss": math.nan, "value_loss": math.nan})
         for iteration in range(done + 1, config["iterations"] + 1):
             expert = config["expert"]
             if guided_by_net(config, run, iteration):

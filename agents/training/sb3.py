@@ -122,7 +122,7 @@ from agents.games import tables
 from agents.players.features import Featurizer, default_features, feature_sets
 from agents.players.heads import heads_problem
 from agents.players.modelfile import network_problem, non_finite, write_model
-from agents.players.net import net_meta, read_net, save_net
+from agents.players.net import net_cpu_seconds, net_meta, read_net, save_net
 from agents.players.net import new_net as new_policy_value_net
 from agents.players.ppo import (
     critic_state_size,
@@ -1297,13 +1297,6 @@ def learn(run: Run, config: dict, checkpoint: Checkpoint | None) -> MaskablePPO:
     if trainer.interrupted:
         raise Interrupted(trainer.signal)
     return model
-
-
-def net_cpu_seconds(meta: dict) -> float:
-    """The CPU seconds that made a --init network (its record's ``training.cpu_hours``, as expert iteration
-    writes it), so that the run's CPU hours are the network's whole cost; 0 if the record does not say."""
-    hours = meta.get("training", {}).get("cpu_hours", 0.0)
-    return float(hours) * 3600 if isinstance(hours, (int, float)) and 0 <= hours < 1e8 else 0.0
 
 
 def resume_hint(out: Path) -> str:
