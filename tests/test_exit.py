@@ -463,13 +463,20 @@ def test_a_warm_start_is_iteration_0_and_a_resume_does_not_repeat_it(tmp_path: P
     assert (out / "data" / "iter_0000.npz").stat().st_mtime_ns == before
 
 
-def test_a_run_started_from_a_network_takes_its_weights_layers_and_cost_and_measures_it_first(tmp_path: Path) -> None:
-    start = tmp_path / "start"
-    run(*TINY, "--iterations", "1", "--eval-games", "0", "--out", str(start))
-    meta, tensors, _ = read_net(start / "model.zip")
+@pytest.fixture(scope="module")
+def start(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A tiny run's network (Sobek, 2 players, one layer of 16) for --init."""
+    out = tmp_path_factory.mktemp("start")
+    run(*TINY, "--iterations", "1", "--eval-games", "0", "--out", str(out))
+    return out / "model.zip"
+
+
+def test_a_run_started_from_a_network_takes_its_weights_layers_and_cost_and_measures_it_first(tmp_path: Path,
+                                                                                              start: Path) -> None:
+    meta, tensors, _ = read_net(start)
     out = tmp_path / "run"
     tiny = [a for i, a in enumerate(TINY) if a != "--net" and (i == 0 or TINY[i - 1] != "--net")]
-    run(*tiny, "--iterations", "1", "--init", f"net:{start / 'model.zip'}", "--out", str(out))
+    run(*tiny, "--iterations", "1", "--init", f"net:{start}", "--out", str(out))
     with (out / "eval.csv").open(newline="") as handle:
         rows = list(csv.DictReader(handle))
     assert [(row["iteration"], row["expert"]) for row in rows] == [("0", "the --init network"),
@@ -480,7 +487,7 @@ def test_a_run_started_from_a_network_takes_its_weights_layers_and_cost_and_meas
     assert all(torch.equal(tensors[name], tensors0[name]) for name in tensors)  # iteration 0 is the network itself
     _, tensors1, _ = read_net(out / "nets" / "iter_0001.zip")
     assert not all(torch.equal(tensors[name], tensors1[name]) for name in tensors)  # then it learns
-    assert json.loads((out / "config.json").read_text())["init"] == f"net:{start / 'model.zip'}"
+    assert json.loads((out / "config.json").read_text())["init"] == f"net:{start}"
 
 
 @pytest.mark.parametrize(("args", "message"), [
@@ -491,13 +498,11 @@ def test_a_run_started_from_a_network_takes_its_weights_layers_and_cost_and_meas
     (["--init", "net:START", "--net", "32"], "is a network with --net 16; leave --net out or give that"),
     (["--init", "net:START", "--players", "3"], "was trained for num_players=2 but this table has num_players=3"),
 ])
-def test_a_bad_init_network_stops_with_one_line_and_writes_nothing(tmp_path: Path, capsys, args: list[str],
-                                                                   message: str) -> None:
-    start = tmp_path / "start"
-    run(*TINY, "--iterations", "1", "--eval-games", "0", "--out", str(start))
+def test_a_bad_init_network_stops_with_one_line_and_writes_nothing(tmp_path: Path, capsys, start: Path,
+                                                                   args: list[str], message: str) -> None:
     capsys.readouterr()
     out = tmp_path / "run"
-    args = [a.replace("START", str(start / "model.zip")) for a in args]
+    args = [a.replace("START", str(start)) for a in args]
     with pytest.raises(SystemExit) as stop:
         run(*TINY, *args, "--out", str(out))
     assert stop.value.code == 2
