@@ -235,6 +235,8 @@ def test_resuming_passes_over_a_damaged_checkpoint_to_the_one_before(tmp_path: P
     (["--phase-weights", "turn=2,turn=3"], "phase 'turn' is given twice"),
     (["--phase-weights", "turn"], "expected PHASE=W pairs"),
     (["--heads", "hands"], "--heads has 'hands', which is not a head of sobek's networks (none: it has no heads)"),
+    (["--game", "kleopatra", "--players", "3", "--net", "4096,4096,4096,3496,4096", "--heads", "hands,board"],
+     "--net makes 67,111,637 parameters, more than the 67,108,864 a model file may hold"),
 ])
 def test_bad_options_stop_with_one_line_and_write_nothing(tmp_path: Path, capsys, args: list[str],
                                                            message: str) -> None:

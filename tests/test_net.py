@@ -96,6 +96,26 @@ def test_a_record_with_a_bad_field_is_refused_naming_it(tmp_path: Path) -> None:
         load_net(bad)
 
 
+# a trunk just under the file's limit of parameters, which Kleopatra's heads over its 4,096 units take past it
+NEAR_THE_LIMIT = [4096, 4096, 4096, 3496, 4096]
+
+
+def test_the_heads_count_toward_the_parameters_a_file_may_hold(tmp_path: Path) -> None:
+    from agents.players.heads import heads_parameters
+    from agents.players.modelfile import MAX_PARAMETERS
+    from agents.players.net import check_meta, net_problem, parameter_count
+    table = load_game("kleopatra").table(3)
+    size, actions = table.game.observation_size(3), table.game.num_actions
+    heads = heads_parameters("kleopatra", ["hands", "board"], 3, NEAR_THE_LIMIT[-1])
+    assert parameter_count(size, actions, NEAR_THE_LIMIT) <= MAX_PARAMETERS < parameter_count(
+        size, actions, NEAR_THE_LIMIT) + heads
+    assert net_problem(NEAR_THE_LIMIT, size, actions) is None
+    assert "more than the" in net_problem(NEAR_THE_LIMIT, size, actions, heads)
+    check_meta(net_meta(table, NEAR_THE_LIMIT), "plain.zip")
+    with pytest.raises(ValueError, match=r"field 'hidden' makes .* parameters, more than the"):
+        check_meta(net_meta(table, NEAR_THE_LIMIT, heads=["hands", "board"]), "heads.zip")
+
+
 def test_weights_that_do_not_fit_the_record_are_refused(tmp_path: Path) -> None:
     path = tiny_net(tmp_path / "net.zip", "sobek", 2)
     meta = read_net(path)[0]

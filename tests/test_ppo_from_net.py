@@ -306,3 +306,13 @@ def test_the_python_environment_writes_the_state_after_the_features_and_zeros_on
         assert row[-3:].tolist() == [0.0, 1.0, 0.0]
         row, _, over, _, _ = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
     assert not row[width:].any()
+
+
+def test_a_run_s_parameters_count_its_heads() -> None:
+    from agents.players.heads import heads_parameters
+    config = {**sb3.DEFAULTS, "game": "kleopatra", "players": 3, "mode": "original", "trunk": "shared",
+              "features": "raw", "net": [64, 32]}
+    plain = sb3.network_parameters(config)
+    with_heads = sb3.network_parameters({**config, "heads": ["hands", "board"]})
+    assert with_heads - plain == heads_parameters("kleopatra", ["hands", "board"], 3, 32) > 0
+    assert sb3.network_parameters({**config, "heads": ["nothing"]}) == plain  # refused elsewhere, counted as none

@@ -145,3 +145,8 @@ def build_heads(game: str, heads: list[str], num_players: int, latent: int) -> n
     """The (checked) ``heads`` of a network of ``game`` whose trunk ends in ``latent`` units."""
     return nn.ModuleDict({name: HEADS[game][name](num_players, latent) for name in heads})
 
+
+def heads_parameters(game: str, heads: list[str], num_players: int, latent: int) -> int:
+    """The parameters the (checked) ``heads`` add to a network of ``game`` whose trunk ends in ``latent`` units."""
+    return sum(p.numel() for p in build_heads(game, heads, num_players, latent).parameters()) if heads else 0
+

@@ -28,7 +28,7 @@ from torch import nn
 
 from agents.players import modelfile
 from agents.players.base import PolicyAgent
-from agents.players.heads import add_heads, build_heads, heads_problem
+from agents.players.heads import add_heads, build_heads, heads_parameters, heads_problem
 from agents.players.modelfile import MAX_LAYERS, MAX_PARAMETERS, MAX_WIDTH, NET_FILE, NET_FORMAT, Fields
 from sobek_env.game import Table
 
@@ -77,15 +77,25 @@ def parameter_count(observation_size: int, action_count: int, hidden: list[int])
     return sum(a * b + b for a, b in pairwise(sizes)) + (hidden[-1] + 1) * (action_count + 1)
 
 
-def net_problem(hidden: Any, observation_size: int, action_count: int) -> str | None:
-    """What makes ``hidden`` layer sizes a network no model file may describe (None if nothing)."""
+def net_problem(hidden: Any, observation_size: int, action_count: int, heads: int = 0) -> str | None:
+    """What makes ``hidden`` layer sizes (with ``heads`` parameters of structured heads beside them) a network no
+    model file may describe (None if nothing)."""
     if (not isinstance(hidden, list) or not 1 <= len(hidden) <= MAX_LAYERS
             or not all(isinstance(s, int) and not isinstance(s, bool) and 1 <= s <= MAX_WIDTH for s in hidden)):
         return f"must be 1 to {MAX_LAYERS} layers of 1 to {MAX_WIDTH:,} units each, got {hidden!r}"
-    count = parameter_count(observation_size, action_count, hidden)
+    count = parameter_count(observation_size, action_count, hidden) + heads
     if count > MAX_PARAMETERS:
         return f"makes {count:,} parameters, more than the {MAX_PARAMETERS:,} a model file may hold"
     return None
+
+
+def heads_count(meta: dict[str, Any]) -> int:
+    """The parameters of a record's structured heads (its ``heads`` checked, its ``hidden`` a list of sizes)."""
+    hidden = meta["hidden"]
+    if not meta.get("heads") or not isinstance(hidden, list) or not hidden or not isinstance(hidden[-1], int) \
+            or not 1 <= hidden[-1] <= MAX_WIDTH:
+        return 0
+    return heads_parameters(meta["game"], meta["heads"], meta["num_players"], hidden[-1])
 
 
 def net_meta(table: Table, hidden: list[int], training: dict[str, Any] | None = None,
@@ -128,12 +138,12 @@ def check_meta(meta: Any, path: str | Path) -> dict[str, Any]:
     size = game.observation_size(meta["num_players"])
     f.integer(meta, "observation_size", size, size)
     f.integer(meta, "action_count", game.num_actions, game.num_actions)
-    problem = net_problem(meta["hidden"], size, game.num_actions)
-    if problem:
-        raise f.fail("hidden", problem)
     problem = heads_problem(meta.get("heads", []), meta["game"])
     if problem:
         raise f.fail("heads", problem)
+    problem = net_problem(meta["hidden"], size, game.num_actions, heads_count(meta))
+    if problem:
+        raise f.fail("hidden", problem)
     if "training" in meta and not isinstance(meta["training"], dict):
         raise f.fail("training", f"must be an object, got {type(meta['training']).__name__}")
     return meta

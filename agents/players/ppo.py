@@ -26,7 +26,7 @@ from torch import nn
 from agents.players import modelfile
 from agents.players.base import PolicyAgent
 from agents.players.features import Featurizer, feature_sets, feature_size
-from agents.players.heads import add_heads, build_heads, heads_problem
+from agents.players.heads import add_heads, build_heads, heads_parameters, heads_problem
 from agents.players.modelfile import (
     MAX_LAYERS,
     MAX_PARAMETERS,
@@ -485,6 +485,11 @@ def check_meta(meta: Any, path: str | Path) -> dict[str, Any]:
         problem = heads_problem(meta["policy"]["heads"], game.name)
         if problem:
             raise f.fail("policy.heads", problem)
+        count = parameter_count(meta["policy"], size, actions) + heads_parameters(
+            game.name, meta["policy"]["heads"], table.num_players, meta["policy"]["net_arch"]["pi"][-1])
+        if count > MAX_PARAMETERS:
+            raise f.fail("policy.heads", f"with the trunk make {count:,} parameters, more than the "
+                                         f"{MAX_PARAMETERS:,} a model file may hold")
         if features != "raw" or meta["policy"]["features_extractor_kwargs"].get("squashed", actor) != actor:
             raise f.fail("policy.class", "HeadsPolicy reads the observation alone, all of it squashed: features "
                                          f"'raw', got {features!r}")

@@ -91,6 +91,7 @@ from agents.players.heads import heads_problem
 from agents.players.modelfile import NET_FILE, check_trained_for
 from agents.players.net import (
     PolicyValueNet,
+    heads_count,
     load_weights,
     masked_argmax,
     masked_log_softmax,
@@ -370,12 +371,14 @@ def check_config(config: dict) -> None:
         raise ValueError(f"{game.title} is for {game.min_players} to {game.max_players} players, "
                          f"got {config['players']!r}")
     table = run_table(config)
-    problem = net_problem(config["net"], game.observation_size(table.num_players), game.num_actions)
-    if problem:
-        raise ValueError(f"--net {problem}")
     problem = heads_problem(config["heads"], config["game"])
     if problem:
         raise ValueError(f"--heads {problem}")
+    problem = net_problem(config["net"], game.observation_size(table.num_players), game.num_actions,
+                          heads_count({"game": config["game"], "heads": config["heads"],
+                                       "num_players": config["players"], "hidden": config["net"]}))
+    if problem:
+        raise ValueError(f"--net {problem}")
     expert = make(config["expert"], table=table)
     if not getattr(expert, "wants_state", False) or not hasattr(expert, "last_means"):
         raise ValueError(f"--expert {config['expert']!r} is not a search: give ismcts[:options], whose decisions "
