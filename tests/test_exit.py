@@ -473,12 +473,13 @@ def start(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out / "model.zip"
 
 
-def test_a_run_started_from_a_network_takes_its_weights_layers_and_cost_and_measures_it_first(tmp_path: Path,
-                                                                                              start: Path) -> None:
+def test_a_run_started_from_a_network_takes_its_weights_layers_and_cost_and_measures_it_first(
+        tmp_path: Path, start: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     meta, tensors, _ = read_net(start)
     out = tmp_path / "run"
     tiny = [a for i, a in enumerate(TINY) if a != "--net" and (i == 0 or TINY[i - 1] != "--net")]
-    run(*tiny, "--iterations", "1", "--init", f"net:{start}", "--out", str(out))
+    monkeypatch.chdir(start.parent)  # a relative path is recorded absolute, as train.py's --init records it
+    run(*tiny, "--iterations", "1", "--init", f"net:{start.name}", "--out", str(out))
     with (out / "eval.csv").open(newline="") as handle:
         rows = list(csv.DictReader(handle))
     assert [(row["iteration"], row["expert"]) for row in rows] == [("0", "the --init network"),
@@ -495,7 +496,7 @@ def test_a_run_started_from_a_network_takes_its_weights_layers_and_cost_and_meas
 @pytest.mark.parametrize(("args", "message"), [
     (["--init", "model.zip"], "--init takes net:PATH, a network file"),
     (["--init", "net:"], "--init takes net:PATH, a network file"),
-    (["--init", "net:NOWHERE/model.zip"], "'NOWHERE/model.zip' not found"),
+    (["--init", "net:NOWHERE/model.zip"], "NOWHERE/model.zip' not found"),
     (["--init", "net:START", "--warm-start", "1000"], "--init starts from a network and --warm-start teaches"),
     (["--init", "net:START", "--net", "32"], "is a network with --net 16; leave --net out or give that"),
     (["--init", "net:START", "--players", "3"], "was trained for num_players=2 but this table has num_players=3"),

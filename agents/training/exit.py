@@ -321,15 +321,16 @@ def check_init(config: dict) -> None:
 
 
 def init_network(config: dict, given: dict) -> dict[str, Any] | None:
-    """The record of a new run's ``--init`` network (None without one), after setting the run's ``--net`` and
-    ``--heads`` from it where they were not given; ValueError if the file cannot be read, was made for another
-    table, or has other layers or heads than those given."""
+    """The record of a new run's ``--init`` network (None without one), after making its path absolute and setting
+    the run's ``--net`` and ``--heads`` from it where they were not given; ValueError if the file cannot be read,
+    was made for another table, or has other layers or heads than those given."""
     if config["init"] is None:
         return None
     check_init(config)
-    path = init_path(config)
+    path = init_path(config).resolve()  # recorded so, as train.py's --init: a resume may run from elsewhere
     meta = read_net(path)[0]
     check_trained_for(meta, path, NET_FILE, run_table(config))
+    config["init"] = NET_PREFIX + str(path)
     for key, field in (("net", "hidden"), ("heads", "heads")):
         if key not in given:
             config[key] = list(meta.get(field, []))
