@@ -84,6 +84,8 @@ def test_a_run_from_a_network_keeps_its_play_through_the_critic_warmup_and_write
     assert read_meta_document(out / "model.zip", PPO_FILE)["policy"]["class"] == "TrunkPolicy"
     meta, after, _ = read_net(out / "net.zip")
     assert meta["training"]["algo"] == "ppo" and meta["training"]["init"] == config["init"]
+    with (out / "eval.csv").open(newline="") as handle:  # its cost so far, which a run from it counts
+        assert meta["training"]["cpu_hours"] >= float(list(csv.DictReader(handle))[-1]["cpu_hours"]) > 0
     before = read_net(init)[1]
     # two updates in the critic's warm-up: only the value head learnt, so the network plays as it did
     for name in before:

@@ -1183,7 +1183,8 @@ class Trainer(BaseCallback):
             if self.config["keep_evaluated"]:
                 self.run.keep_evaluated(steps, model)
                 if self.config["trunk"] == "shared":
-                    save_shared_trunk(self.model.policy.state_dict(), self.run.evaluated_net(steps), self.config)
+                    save_shared_trunk(self.model.policy.state_dict(), self.run.evaluated_net(steps), self.config,
+                                      self.cpu_hours())
         for baseline in EVAL_BASELINES:
             rate, low, high, margin = summarize_evaluation(results[baseline])
             row.update({f"{baseline}_win_rate": rate, f"{baseline}_low": low, f"{baseline}_high": high,
@@ -1216,22 +1217,25 @@ def train(config: dict, out: Path, resume: bool) -> Path:
               "give a larger --timesteps to extend it")
         meta = {key: value for key, value in checkpoint.model.meta.items() if key != "training"}
         write_model(path, meta, checkpoint.model.policy)
-        policy = checkpoint.model.policy
+        policy, hours = checkpoint.model.policy, checkpoint.cpu_seconds / 3600
     else:
-        model = learn(run, config, checkpoint)
+        model, hours = learn(run, config, checkpoint)
         save_ppo(model, path, model_meta(config, model.num_timesteps), with_optimizer=False)
         policy = model.policy.state_dict()
     print(f"model saved to {path}; play it as ppo:{path}")
     if config["trunk"] == "shared":
         net = out / "net.zip"
-        save_shared_trunk(policy, net, config)
+        save_shared_trunk(policy, net, config, hours)
         print(f"its network saved to {net}; play it as net:{net}")
     return path
 
 
-def save_shared_trunk(policy: dict[str, torch.Tensor], path: Path, config: dict) -> None:
-    """Write a :class:`agents.players.ppo.TrunkPolicy`'s tensors as a ``net:`` model, its record naming the run."""
-    meta = net_meta(run_table(config), config["net"], training={"algo": "ppo", **config}, heads=config["heads"])
+def save_shared_trunk(policy: dict[str, torch.Tensor], path: Path, config: dict, cpu_hours: float) -> None:
+    """Write a :class:`agents.players.ppo.TrunkPolicy`'s tensors as a ``net:`` model, its record naming the run and
+    the CPU hours the network has cost so far (``training.cpu_hours``, which a run from it counts, as it counts
+    those of expert iteration's networks)."""
+    training = {"algo": "ppo", **config, "cpu_hours": round(cpu_hours, 4)}
+    meta = net_meta(run_table(config), config["net"], training=training, heads=config["heads"])
     net = new_policy_value_net(meta)
     net.load_state_dict(net_from_policy(policy, state_critic(config), bool(config["heads"])))
     save_net(net, path, meta)
@@ -1246,8 +1250,9 @@ def restore(model: MaskablePPO, config: dict, checkpoint: Checkpoint) -> None:
     model._n_updates = checkpoint.model.meta["training"]["n_updates"]
 
 
-def learn(run: Run, config: dict, checkpoint: Checkpoint | None) -> MaskablePPO:
-    """Train from ``checkpoint`` (or from scratch) to ``config["timesteps"]``, recording this start in config.json."""
+def learn(run: Run, config: dict, checkpoint: Checkpoint | None) -> tuple[MaskablePPO, float]:
+    """Train from ``checkpoint`` (or from scratch) to ``config["timesteps"]``, recording this start in config.json;
+    the model and the CPU hours the run has spent (with those of an ``--init`` network)."""
     done = checkpoint.timesteps if checkpoint else 0
     snapshots = list(checkpoint.snapshots) if checkpoint else []
     seed = config["seed"] if done == 0 else int(np.random.SeedSequence([config["seed"], done]).generate_state(1)[0])
@@ -1301,7 +1306,7 @@ def learn(run: Run, config: dict, checkpoint: Checkpoint | None) -> MaskablePPO:
         env.close()
     if trainer.interrupted:
         raise Interrupted(trainer.signal)
-    return model
+    return model, trainer.cpu_hours()
 
 
 def resume_hint(out: Path) -> str:
