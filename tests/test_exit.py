@@ -240,7 +240,12 @@ def test_resuming_passes_over_a_damaged_checkpoint_to_the_one_before(tmp_path: P
 ])
 def test_bad_options_stop_with_one_line_and_write_nothing(tmp_path: Path, capsys, args: list[str],
                                                            message: str) -> None:
-    out = tmp_path / "run"
+    assert_refused(tmp_path / "run", capsys, args, message)
+
+
+def assert_refused(out: Path, capsys: pytest.CaptureFixture, args: list[str], message: str) -> None:
+    """A new run in ``out`` with ``args`` beside TINY stops with status 2 and one line holding ``message``, having
+    written nothing."""
     with pytest.raises(SystemExit) as stop:
         run(*TINY, *args, "--out", str(out))
     assert stop.value.code == 2
@@ -504,14 +509,7 @@ def test_a_run_started_from_a_network_takes_its_weights_layers_and_cost_and_meas
 def test_a_bad_init_network_stops_with_one_line_and_writes_nothing(tmp_path: Path, capsys, start: Path,
                                                                    args: list[str], message: str) -> None:
     capsys.readouterr()
-    out = tmp_path / "run"
-    args = [a.replace("START", str(start)) for a in args]
-    with pytest.raises(SystemExit) as stop:
-        run(*TINY, *args, "--out", str(out))
-    assert stop.value.code == 2
-    error = capsys.readouterr().err.strip()
-    assert len(error.splitlines()) == 1 and message in error
-    assert not (out / "config.json").exists()
+    assert_refused(tmp_path / "run", capsys, [a.replace("START", str(start)) for a in args], message)
 
 
 def test_kleopatra_s_warm_start_targets_are_the_python_heuristic_s_choice_on_the_stored_observation() -> None:

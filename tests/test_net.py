@@ -106,10 +106,13 @@ def test_the_heads_count_toward_the_parameters_a_file_may_hold(tmp_path: Path) -
     from agents.players.net import check_meta, net_problem, parameter_count
     table = load_game("kleopatra").table(3)
     size, actions = table.game.observation_size(3), table.game.num_actions
-    heads = heads_parameters("kleopatra", ["hands", "board"], 3, NEAR_THE_LIMIT[-1])
+    heads = heads_parameters("kleopatra", ["hands", "board"], 3, NEAR_THE_LIMIT)
     assert parameter_count(size, actions, NEAR_THE_LIMIT) <= MAX_PARAMETERS < parameter_count(
         size, actions, NEAR_THE_LIMIT) + heads
     assert net_problem(NEAR_THE_LIMIT, size, actions) is None
+    # what cannot be built counts nothing here: its own check refuses it, with a message
+    for table_players, hidden in ((9, NEAR_THE_LIMIT), (3, []), (3, [16, 10**9]), (3, "16")):
+        assert heads_parameters("kleopatra", ["hands", "board"], table_players, hidden) == 0
     assert "more than the" in net_problem(NEAR_THE_LIMIT, size, actions, heads)
     check_meta(net_meta(table, NEAR_THE_LIMIT), "plain.zip")
     with pytest.raises(ValueError, match=r"field 'hidden' makes .* parameters, more than the"):

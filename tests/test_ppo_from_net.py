@@ -316,5 +316,5 @@ def test_a_run_s_parameters_count_its_heads() -> None:
               "features": "raw", "net": [64, 32]}
     plain = sb3.network_parameters(config)
     with_heads = sb3.network_parameters({**config, "heads": ["hands", "board"]})
-    assert with_heads - plain == heads_parameters("kleopatra", ["hands", "board"], 3, 32) > 0
+    assert with_heads - plain == heads_parameters("kleopatra", ["hands", "board"], 3, [64, 32]) > 0
     assert sb3.network_parameters({**config, "heads": ["nothing"]}) == plain  # refused elsewhere, counted as none

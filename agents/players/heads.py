@@ -24,9 +24,11 @@ from __future__ import annotations
 import torch
 from torch import nn
 
+from agents.players.modelfile import MAX_WIDTH
 from sobek_env.kleopatra import actions as kleopatra_actions
 from sobek_env.kleopatra.catalogue import NUM_KINDS, ORIENTATIONS, SQUARES, STALLS
 from sobek_env.kleopatra.observation import observation_layout
+from sobek_env.registry import GAMES, load_game
 
 GARDEN_SIDE = 8      # squares ids 8*y + x
 CONTEXT = 64         # the trunk's summary a hand scorer reads
@@ -146,7 +148,14 @@ def build_heads(game: str, heads: list[str], num_players: int, latent: int) -> n
     return nn.ModuleDict({name: HEADS[game][name](num_players, latent) for name in heads})
 
 
-def heads_parameters(game: str, heads: list[str], num_players: int, latent: int) -> int:
-    """The parameters the (checked) ``heads`` add to a network of ``game`` whose trunk ends in ``latent`` units."""
-    return sum(p.numel() for p in build_heads(game, heads, num_players, latent).parameters()) if heads else 0
+def heads_parameters(game: str, heads: object, num_players: object, hidden: object) -> int:
+    """The parameters ``heads`` add to a network of ``game`` for ``num_players`` whose trunk has the ``hidden``
+    layer sizes; 0 where they could not be built (no heads, unknown ones, another table, no trunk or too wide a
+    one: refused elsewhere, with a message)."""
+    latent = hidden[-1] if isinstance(hidden, list) and hidden else None
+    if (not heads or game not in GAMES or heads_problem(heads, game) is not None
+            or num_players not in load_game(game).player_counts
+            or not isinstance(latent, int) or isinstance(latent, bool) or not 1 <= latent <= MAX_WIDTH):
+        return 0
+    return sum(p.numel() for p in build_heads(game, heads, num_players, latent).parameters())
 

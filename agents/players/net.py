@@ -89,15 +89,6 @@ def net_problem(hidden: Any, observation_size: int, action_count: int, heads: in
     return None
 
 
-def heads_count(meta: dict[str, Any]) -> int:
-    """The parameters of a record's structured heads (its ``heads`` checked, its ``hidden`` a list of sizes)."""
-    hidden = meta["hidden"]
-    if not meta.get("heads") or not isinstance(hidden, list) or not hidden or not isinstance(hidden[-1], int) \
-            or not 1 <= hidden[-1] <= MAX_WIDTH:
-        return 0
-    return heads_parameters(meta["game"], meta["heads"], meta["num_players"], hidden[-1])
-
-
 def net_meta(table: Table, hidden: list[int], training: dict[str, Any] | None = None,
              heads: list[str] | None = None) -> dict[str, Any]:
     """The ``sobek.json`` record of a network of ``hidden`` layers (and structured ``heads``) for ``table``;
@@ -141,7 +132,8 @@ def check_meta(meta: Any, path: str | Path) -> dict[str, Any]:
     problem = heads_problem(meta.get("heads", []), meta["game"])
     if problem:
         raise f.fail("heads", problem)
-    problem = net_problem(meta["hidden"], size, game.num_actions, heads_count(meta))
+    problem = net_problem(meta["hidden"], size, game.num_actions,
+                          heads_parameters(meta["game"], meta.get("heads"), meta["num_players"], meta["hidden"]))
     if problem:
         raise f.fail("hidden", problem)
     if "training" in meta and not isinstance(meta["training"], dict):

@@ -486,7 +486,7 @@ def check_meta(meta: Any, path: str | Path) -> dict[str, Any]:
         if problem:
             raise f.fail("policy.heads", problem)
         count = parameter_count(meta["policy"], size, actions) + heads_parameters(
-            game.name, meta["policy"]["heads"], table.num_players, meta["policy"]["net_arch"]["pi"][-1])
+            game.name, meta["policy"]["heads"], table.num_players, meta["policy"]["net_arch"]["pi"])
         if count > MAX_PARAMETERS:
             raise f.fail("policy.heads", f"with the trunk make {count:,} parameters, more than the "
                                          f"{MAX_PARAMETERS:,} a model file may hold")

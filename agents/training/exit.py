@@ -87,11 +87,10 @@ from agents.common.arguments import (
 )
 from agents.common.files import DirectoryLock, read_json, write_atomic
 from agents.common.workers import cpu_seconds, die_with_parent
-from agents.players.heads import heads_problem
+from agents.players.heads import heads_parameters, heads_problem
 from agents.players.modelfile import NET_FILE, check_trained_for
 from agents.players.net import (
     PolicyValueNet,
-    heads_count,
     load_weights,
     masked_argmax,
     masked_log_softmax,
@@ -376,8 +375,7 @@ def check_config(config: dict) -> None:
     if problem:
         raise ValueError(f"--heads {problem}")
     problem = net_problem(config["net"], game.observation_size(table.num_players), game.num_actions,
-                          heads_count({"game": config["game"], "heads": config["heads"],
-                                       "num_players": config["players"], "hidden": config["net"]}))
+                          heads_parameters(config["game"], config["heads"], config["players"], config["net"]))
     if problem:
         raise ValueError(f"--net {problem}")
     expert = make(config["expert"], table=table)

@@ -121,7 +121,7 @@ from agents.common.workers import (
 from agents.games import tables
 from agents.players.features import Featurizer, default_features, feature_sets
 from agents.players.heads import heads_parameters, heads_problem
-from agents.players.modelfile import MAX_WIDTH, network_problem, non_finite, write_model
+from agents.players.modelfile import network_problem, non_finite, write_model
 from agents.players.net import net_cpu_seconds, net_meta, read_net, save_net
 from agents.players.net import new_net as new_policy_value_net
 from agents.players.ppo import (
@@ -489,12 +489,8 @@ def state_critic(config: dict) -> bool:
 
 def network_parameters(config: dict) -> int:
     """The parameters of the run's network (a model file may hold only so many: agents.players.modelfile)."""
-    heads = 0  # a run's heads (checked elsewhere: unknown ones count nothing here)
-    game = load_game(config["game"])
-    if (config["heads"] and config["net"] and 1 <= config["net"][-1] <= MAX_WIDTH
-            and config["players"] in game.player_counts and heads_problem(config["heads"], config["game"]) is None):
-        heads = heads_parameters(config["game"], config["heads"], config["players"], config["net"][-1])
-    return parameter_count(policy_description(config), row_size(config), game.num_actions) + heads
+    return parameter_count(policy_description(config), row_size(config), load_game(config["game"]).num_actions) \
+        + heads_parameters(config["game"], config["heads"], config["players"], config["net"])
 
 
 def check_config(parser: TrainingParser, config: dict) -> None:
