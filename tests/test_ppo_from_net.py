@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 import torch
 from test_heads import kleopatra_observations
+from test_net import NEAR_THE_LIMIT
 
 import agents
 import sobek_env
@@ -167,6 +168,14 @@ def test_a_policy_started_from_a_network_with_heads_gives_its_logits_and_value(t
     assert back.keys() == original.keys() and all(torch.equal(back[k], original[k]) for k in original)
     meta["policy"]["heads"] = ["wings"]
     with pytest.raises(ValueError, match=r"field 'policy\.heads' has 'wings'"):
+        check_meta(meta, "test")
+    # a trunk a file may hold alone, which the heads take past the limit
+    meta["policy"]["net_arch"] = {"pi": NEAR_THE_LIMIT, "vf": NEAR_THE_LIMIT}
+    meta["policy"]["class"] = "TrunkPolicy"
+    del meta["policy"]["heads"]
+    check_meta(meta, "test")
+    meta["policy"].update({"class": "HeadsPolicy", "heads": ["hands", "board"]})
+    with pytest.raises(ValueError, match=r"field 'policy\.net_arch' describes .* parameters, more than the"):
         check_meta(meta, "test")
 
 

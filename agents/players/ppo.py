@@ -480,16 +480,11 @@ def check_meta(meta: Any, path: str | Path) -> dict[str, Any]:
         raise ValueError(f"model {str(path)!r} reads vectors of shape ({size},) but {what} now give ({reads},) for "
                          f"{table.num_players} players; retrain the model")
     actions = f.integer(meta, "action_count", game.num_actions, game.num_actions)
-    _check_policy(f, meta["policy"], size, actions, actor)
+    _check_policy(f, meta["policy"], size, actions, actor, table)
     if meta["policy"]["class"] == "HeadsPolicy":
         problem = heads_problem(meta["policy"]["heads"], game.name)
         if problem:
             raise f.fail("policy.heads", problem)
-        count = parameter_count(meta["policy"], size, actions) + heads_parameters(
-            game.name, meta["policy"]["heads"], table.num_players, meta["policy"]["net_arch"]["pi"])
-        if count > MAX_PARAMETERS:
-            raise f.fail("policy.heads", f"with the trunk make {count:,} parameters, more than the "
-                                         f"{MAX_PARAMETERS:,} a model file may hold")
         if features != "raw" or meta["policy"]["features_extractor_kwargs"].get("squashed", actor) != actor:
             raise f.fail("policy.class", "HeadsPolicy reads the observation alone, all of it squashed: features "
                                          f"'raw', got {features!r}")
@@ -500,7 +495,7 @@ def check_meta(meta: Any, path: str | Path) -> dict[str, Any]:
     return meta
 
 
-def _check_policy(f: Fields, policy: Any, size: int, actions: int, actor: int) -> None:
+def _check_policy(f: Fields, policy: Any, size: int, actions: int, actor: int, table: Table) -> None:
     f.keys(policy, "policy", POLICY_FIELDS, (*ADVICE_FIELDS, *CRITIC_FIELDS, *HEADS_FIELDS))
     cls = f.choice(policy, "class", POLICIES, "policy.class")
     f.choice(policy, "activation", ACTIVATIONS, "policy.activation")
@@ -543,9 +538,10 @@ def _check_policy(f: Fields, policy: Any, size: int, actions: int, actor: int) -
                                             f"got {net_arch!r}")
     elif "actor_size" in policy:
         raise f.fail("policy.actor_size", f"belongs to StateCriticPolicy only, not {cls}")
-    if parameter_count(policy, size, actions) > MAX_PARAMETERS:
-        raise f.fail("policy.net_arch", f"describes {parameter_count(policy, size, actions):,} parameters, more than "
-                                        f"the {MAX_PARAMETERS:,} a model file may hold")
+    count = parameter_count(policy, size, actions, table)
+    if count > MAX_PARAMETERS:
+        raise f.fail("policy.net_arch", f"describes {count:,} parameters, more than the {MAX_PARAMETERS:,} a model "
+                                        "file may hold")
 
 
 def taught_policy(policy: Any) -> bool:
@@ -555,8 +551,9 @@ def taught_policy(policy: Any) -> bool:
     return isinstance(kwargs, dict) and "reads" in kwargs
 
 
-def parameter_count(policy: dict[str, Any], size: int, actions: int) -> int:
-    """The parameters of the network a description builds (its linear layers and heads)."""
+def parameter_count(policy: dict[str, Any], size: int, actions: int, table: Table) -> int:
+    """The parameters of the network a description builds for ``table`` (its linear layers, its action and value
+    heads, and a HeadsPolicy's structured heads)."""
     def dense(sizes: list[int]) -> int:
         return sum(a * b + b for a, b in pairwise(sizes))
 
@@ -566,7 +563,8 @@ def parameter_count(policy: dict[str, Any], size: int, actions: int) -> int:
         pi[0] = policy["actor_size"]
         return dense(pi) + dense(vf) + dense([pi[-1], actions]) + dense([vf[-1], 1]) + dense([pi[-1], 1])
     trunks = dense(pi) if policy["class"] in ("TrunkPolicy", "HeadsPolicy") else dense(pi) + dense(vf)
-    return trunks + dense([pi[-1], actions]) + dense([vf[-1], 1]) + 1
+    heads = heads_parameters(table.game.name, policy.get("heads"), table.num_players, policy["net_arch"]["pi"])
+    return trunks + dense([pi[-1], actions]) + dense([vf[-1], 1]) + 1 + heads
 
 
 # ---------------------------------------------------------------- reading and writing models

@@ -120,7 +120,7 @@ from agents.common.workers import (
 )
 from agents.games import tables
 from agents.players.features import Featurizer, default_features, feature_sets
-from agents.players.heads import heads_parameters, heads_problem
+from agents.players.heads import heads_problem
 from agents.players.modelfile import network_problem, non_finite, write_model
 from agents.players.net import net_cpu_seconds, net_meta, read_net, save_net
 from agents.players.net import new_net as new_policy_value_net
@@ -489,8 +489,8 @@ def state_critic(config: dict) -> bool:
 
 def network_parameters(config: dict) -> int:
     """The parameters of the run's network (a model file may hold only so many: agents.players.modelfile)."""
-    return parameter_count(policy_description(config), row_size(config), load_game(config["game"]).num_actions) \
-        + heads_parameters(config["game"], config["heads"], config["players"], config["net"])
+    return parameter_count(policy_description(config), row_size(config), load_game(config["game"]).num_actions,
+                           run_table(config))
 
 
 def check_config(parser: TrainingParser, config: dict) -> None:
